@@ -1,0 +1,168 @@
+package io.chsink.connect;
+
+import com.clickhouse.client.api.Client;
+import com.clickhouse.client.api.ServerException;
+import io.chsink.connect.config.SinkConfig;
+import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.schema.TableSchemaLoader;
+import io.chsink.connect.writer.ClientFactory;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.sink.SinkConnector;
+
+/** The ClickHouse sink: every task gets the same configuration; Connect spreads partitions over them. */
+public class ClickHouseSinkConnector extends SinkConnector {
+    private Map<String, String> props;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        new SinkConfig(props); // fail fast on a bad configuration
+        this.props = new HashMap<>(props);
+    }
+
+    @Override
+    public Class<? extends Task> taskClass() {
+        return ClickHouseSinkTask.class;
+    }
+
+    @Override
+    public List<Map<String, String>> taskConfigs(int maxTasks) {
+        List<Map<String, String>> out = new ArrayList<>(maxTasks);
+        for (int i = 0; i < maxTasks; i++) {
+            out.add(Collections.unmodifiableMap(props));
+        }
+        return out;
+    }
+
+    @Override
+    public void stop() {
+    }
+
+    @Override
+    public ConfigDef config() {
+        return SinkConfig.CONFIG_DEF;
+    }
+
+    /**
+     * Beyond the per-key checks: can the server be reached with these credentials, does the database exist,
+     * and does every table that a listed topic routes to exist? Each problem is reported on its key.
+     */
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        Config config = super.validate(connectorConfigs);
+        Map<String, ConfigValue> values = new HashMap<>();
+        for (ConfigValue v : config.configValues()) {
+            values.put(v.name(), v);
+        }
+        for (String key : new String[] {SinkConfig.CLICKHOUSE_URL, SinkConfig.CLICKHOUSE_USER,
+                SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
+                SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS}) {
+            ConfigValue v = values.get(key);
+            if (v != null && !v.errorMessages().isEmpty()) {
+                return config; // per-key errors first; no point in connecting
+            }
+        }
+        new ServerCheck(new SinkConfig(connectorConfigs), connectorConfigs.get("topics"), values).run();
+        return config;
+    }
+
+    /** The server-side part of {@link #validate}. */
+    private static final class ServerCheck {
+        private final SinkConfig config;
+        private final String topics;
+        private final Map<String, ConfigValue> values;
+
+        ServerCheck(SinkConfig config, String topics, Map<String, ConfigValue> values) {
+            this.config = config;
+            this.topics = topics;
+            this.values = values;
+        }
+
+        void run() {
+            try (Client client = ClientFactory.create(config)) {
+                try {
+                    client.queryAll("SELECT 1");
+                } catch (RuntimeException e) {
+                    ServerException se = findServerException(e);
+                    if (se != null && (se.getCode() == 516 || se.getCode() == 192 || se.getCode() == 193)) {
+                        error(SinkConfig.CLICKHOUSE_PASSWORD, "Authentication failed for user '" + config.user()
+                                + "' (ClickHouse error " + se.getCode() + ")");
+                    } else {
+                        error(SinkConfig.CLICKHOUSE_URL, "ClickHouse at " + config.url() + " is unreachable: "
+                                + (se != null ? "error " + se.getCode() : rootMessage(e)));
+                    }
+                    return;
+                }
+                Map<String, Object> p = new HashMap<>();
+                p.put("db", config.database());
+                if (client.queryAll("SELECT 1 FROM system.databases WHERE name = {db:String}", p).isEmpty()) {
+                    error(SinkConfig.CLICKHOUSE_DATABASE, "Database '" + config.database() + "' does not exist");
+                    return;
+                }
+                checkTables(client);
+            } catch (RuntimeException e) {
+                error(SinkConfig.CLICKHOUSE_URL, "Could not check ClickHouse at " + config.url() + ": " + rootMessage(e));
+            }
+        }
+
+        private void checkTables(Client client) {
+            if (topics == null || topics.trim().isEmpty()) {
+                return; // topics.regex: tables are known only when topics appear
+            }
+            TableRouter router = new TableRouter(config);
+            TableSchemaLoader loader = new TableSchemaLoader(client);
+            Set<String> seen = new LinkedHashSet<>();
+            for (String topic : topics.split(",")) {
+                String t = topic.trim();
+                if (t.isEmpty() || !seen.add(t)) {
+                    continue;
+                }
+                TableId table = router.tableFor(t);
+                if (loader.load(table) == null) {
+                    String key = config.topicTables().containsKey(t) ? SinkConfig.TOPIC_TO_TABLE_MAP
+                            : SinkConfig.TABLE_NAME_FORMAT;
+                    error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist");
+                }
+            }
+        }
+
+        private void error(String key, String message) {
+            ConfigValue v = values.get(key);
+            if (v != null) {
+                v.addErrorMessage(message);
+            }
+        }
+
+        private static ServerException findServerException(Throwable t) {
+            for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+                if (c instanceof ServerException) {
+                    return (ServerException) c;
+                }
+            }
+            return null;
+        }
+
+        private static String rootMessage(Throwable t) {
+            Throwable c = t;
+            while (c.getCause() != null && c.getCause() != c) {
+                c = c.getCause();
+            }
+            return c.getClass().getSimpleName() + (c.getMessage() == null ? "" : ": " + c.getMessage());
+        }
+    }
+}

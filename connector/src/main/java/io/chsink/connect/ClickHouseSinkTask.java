@@ -1,0 +1,297 @@
+package io.chsink.connect;
+
+import com.clickhouse.client.api.Client;
+import io.chsink.connect.block.BlockBuffer;
+import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.config.SinkConfig;
+import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.mapping.RecordMappingException;
+import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.offset.OffsetTracker;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.schema.TableSchemaLoader;
+import io.chsink.connect.writer.BlockInserter;
+import io.chsink.connect.writer.ClientFactory;
+import io.chsink.connect.writer.InsertPipeline;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes each record to its table's open block, hands full or due blocks to the insert pipeline, and tells
+ * Connect to commit an offset only once every row before it is verified in ClickHouse.
+ */
+public class ClickHouseSinkTask extends SinkTask {
+    private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkTask.class);
+    /** How often a table's columns are re-read, when a new block for it starts. */
+    private static final long SCHEMA_RECHECK_MS = 30_000;
+    /** How long a paused task waits between looks at its in-flight inserts. */
+    private static final long PAUSED_POLL_MS = 50;
+    private static final long INSERT_TIMEOUT_MS = 300_000;
+    private static final int INSERT_CONCURRENCY = 4;
+
+    private SinkConfig config;
+    private Client client;
+    private TableRouter router;
+    private TableSchemaLoader schemaLoader;
+    private BlockBuffer buffer;
+    private InsertPipeline pipeline;
+    private ErrantRecordReporter reporter;
+    private final Map<TableId, TableMapping> mappings = new HashMap<>();
+    private final Map<TableId, Long> mappingLoadedAt = new HashMap<>();
+    private ConnectException fatal;
+    private boolean paused;
+    private final TaskStats stats = new TaskStats();
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new SinkConfig(props);
+        client = ClientFactory.create(config);
+        router = new TableRouter(config);
+        schemaLoader = new TableSchemaLoader(client);
+        buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
+        pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS),
+                INSERT_CONCURRENCY, "chsink-insert-" + props.getOrDefault("name", "task"));
+        try {
+            reporter = context.errantRecordReporter();
+        } catch (NoSuchMethodError | NoClassDefFoundError e) {
+            reporter = null; // Connect before 2.6
+        }
+        LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery", config.url(),
+                config.user(), config.database(), config.deliveryGuarantee().configValue());
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        collectCompletions();
+        if (fatal != null) {
+            throw fatal;
+        }
+        long now = System.currentTimeMillis();
+        for (SinkRecord r : records) {
+            stats.received++;
+            if (r.value() == null) {
+                stats.tombstones++;
+                continue;
+            }
+            TableId table = router.tableFor(r.topic());
+            TableBlock block = openBlock(table, r.topic(), now);
+            try {
+                block.append(r);
+            } catch (RecordMappingException e) {
+                reportBadRecord(r, e);
+                continue;
+            }
+            if (buffer.isFull(block)) {
+                buffer.seal(table);
+            }
+        }
+        buffer.sealDue(now);
+        if (buffer.sizeInBytes() + pipeline.inFlightBytes() >= config.bufferMaxBytes()) {
+            buffer.sealAll();
+        }
+        submitSealed();
+        applyBackpressure();
+        stats.maybeLog(LOG, now);
+    }
+
+    private TableBlock openBlock(TableId table, String topic, long now) {
+        TableBlock block = buffer.open(table);
+        if (block != null) {
+            return block;
+        }
+        TableMapping mapping = mappings.get(table);
+        Long loadedAt = mappingLoadedAt.get(table);
+        if (mapping == null || now - loadedAt >= SCHEMA_RECHECK_MS) {
+            mapping = loadMapping(table, topic, mapping);
+            mappingLoadedAt.put(table, now);
+        }
+        block = new TableBlock(table, mapping, Math.min(config.flushMaxRows(), 8192), now);
+        buffer.putOpen(block);
+        return block;
+    }
+
+    private TableMapping loadMapping(TableId table, String topic, TableMapping current) {
+        io.chsink.connect.schema.TableSchema schema;
+        try {
+            schema = schemaLoader.load(table);
+        } catch (RuntimeException e) {
+            if (current != null) {
+                LOG.warn("Could not re-read the columns of {}; keeping the known ones: {}", table, e.getMessage());
+                return current;
+            }
+            throw new org.apache.kafka.connect.errors.RetriableException(
+                    "Could not read the columns of table " + table + " for topic " + topic + ": " + e.getMessage(), e);
+        }
+        if (schema == null) {
+            throw new ConnectException("Table " + table.quoted() + " for topic '" + topic
+                    + "' does not exist in ClickHouse. Create it, or route the topic elsewhere with "
+                    + SinkConfig.TABLE_NAME_FORMAT + " / " + SinkConfig.TOPIC_TO_TABLE_MAP + ".");
+        }
+        if (current != null && sameColumns(current, schema)) {
+            return current;
+        }
+        TableMapping m = new TableMapping(schema);
+        if (!m.unwritableColumns().isEmpty()) {
+            LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
+                    table, m.unwritableColumns().stream().map(c -> c.name() + " " + c.type().text())
+                            .collect(java.util.stream.Collectors.joining(", ")));
+        }
+        mappings.put(table, m);
+        LOG.info("Table {}: {} columns, writing {}", table, schema.columns().size(), m.quotedColumnNames());
+        return m;
+    }
+
+    private static boolean sameColumns(TableMapping m, io.chsink.connect.schema.TableSchema s) {
+        List<io.chsink.connect.schema.TableColumn> a = m.schema().columns();
+        List<io.chsink.connect.schema.TableColumn> b = s.columns();
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).name().equals(b.get(i).name()) || !a.get(i).type().text().equals(b.get(i).type().text())
+                    || a.get(i).defaultKind() != b.get(i).defaultKind()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void reportBadRecord(SinkRecord r, RecordMappingException e) {
+        if (config.tolerateErrors() && reporter != null) {
+            stats.badRecords++;
+            LOG.warn("Sending record to the error reporter: {}", e.getMessage());
+            reporter.report(r, e);
+            return;
+        }
+        throw new ConnectException(e.getMessage(), e);
+    }
+
+    private void submitSealed() {
+        for (TableBlock b : buffer.takeSealed(t -> !pipeline.busy(t))) {
+            pipeline.submit(b);
+        }
+    }
+
+    private void collectCompletions() {
+        boolean verified = false;
+        for (InsertPipeline.Completion c : pipeline.drain()) {
+            if (c.failure == null) {
+                verified = true;
+                stats.inserted(c.block.rows(), c.elapsedMs);
+                LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
+            } else if (fatal == null) {
+                fatal = new ConnectException("Insert of " + c.block.rows() + " rows into " + c.block.table()
+                        + " failed: " + c.failure.message(), c.failure.cause());
+                LOG.error(fatal.getMessage());
+            }
+        }
+        if (verified) {
+            context.requestCommit();
+        }
+    }
+
+    /** Pauses consumption while the task holds buffer.max.bytes or more; keeps put() coming while blocks wait. */
+    private void applyBackpressure() {
+        long held = buffer.sizeInBytes() + pipeline.inFlightBytes();
+        Set<TopicPartition> assigned = context.assignment();
+        if (!paused && held >= config.bufferMaxBytes()) {
+            paused = true;
+            context.pause(assigned.toArray(new TopicPartition[0]));
+            LOG.info("Holding {} bytes (buffer.max.bytes={}): consumption paused until inserts complete", held,
+                    config.bufferMaxBytes());
+        } else if (paused && held < config.bufferMaxBytes()) {
+            paused = false;
+            context.resume(assigned.toArray(new TopicPartition[0]));
+            LOG.debug("Consumption resumed at {} bytes held", held);
+        }
+        long wait = buffer.millisUntilDue(System.currentTimeMillis());
+        if (paused || buffer.hasSealed() || !pipeline.isEmpty()) {
+            wait = wait < 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
+        }
+        if (wait >= 0) {
+            context.timeout(Math.max(1, wait));
+        }
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        collectCompletions();
+        if (fatal == null) {
+            submitSealed();
+        }
+        List<TableBlock> pending = new ArrayList<>(buffer.blocks());
+        pending.addAll(pipeline.inFlightBlocks());
+        if (fatal != null) {
+            // The failed block's rows are not in the buffer any more: never commit past them.
+            return new HashMap<>();
+        }
+        return OffsetTracker.committable(currentOffsets, pending);
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        if (paused) {
+            context.pause(partitions.toArray(new TopicPartition[0]));
+        }
+    }
+
+    /**
+     * Partitions are being revoked: inserts in flight are allowed to finish, and blocks not yet sent are
+     * dropped, with the partitions this task keeps rewound to their first dropped record, so that no row is
+     * inserted whose offset the next owner will not know about.
+     */
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        try {
+            if (!pipeline.awaitAll(INSERT_TIMEOUT_MS)) {
+                LOG.warn("Inserts still in flight while partitions {} are revoked; their rows may be inserted twice",
+                        partitions);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        collectCompletions();
+        Set<TopicPartition> revoked = new HashSet<>(partitions);
+        Map<TopicPartition, Long> rewind = new HashMap<>();
+        for (TableBlock b : buffer.clear()) {
+            for (Map.Entry<TopicPartition, long[]> e : b.offsetRanges().entrySet()) {
+                if (!revoked.contains(e.getKey())) {
+                    rewind.merge(e.getKey(), e.getValue()[0], Math::min);
+                }
+            }
+        }
+        if (!rewind.isEmpty()) {
+            LOG.info("Rewinding {} to re-read records whose blocks were dropped on rebalance", rewind);
+            context.offset(rewind);
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        LOG.info("ClickHouse sink task stopped: {}", stats);
+    }
+}

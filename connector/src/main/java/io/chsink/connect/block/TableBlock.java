@@ -1,0 +1,76 @@
+package io.chsink.connect.block;
+
+import io.chsink.connect.encoder.NativeBlock;
+import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.schema.TableId;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The rows collected for one table since its last insert, from any number of partitions, with the offset range
+ * each partition contributed. The unit of insert, of verification and of offset advance.
+ */
+public final class TableBlock {
+    private final TableId table;
+    private final TableMapping mapping;
+    private final NativeBlock block;
+    private final Map<TopicPartition, long[]> ranges = new HashMap<>();
+    private final long createdAtMs;
+
+    public TableBlock(TableId table, TableMapping mapping, int expectedRows, long nowMs) {
+        this.table = table;
+        this.mapping = mapping;
+        this.block = mapping.newBlock(expectedRows);
+        this.createdAtMs = nowMs;
+    }
+
+    /** Appends the record's row; on a mapping error nothing is added and the exception propagates. */
+    public void append(SinkRecord record) {
+        mapping.append(record, block);
+        TopicPartition tp = new TopicPartition(record.topic(), record.kafkaPartition());
+        long offset = record.kafkaOffset();
+        long[] r = ranges.get(tp);
+        if (r == null) {
+            ranges.put(tp, new long[] {offset, offset});
+        } else {
+            r[0] = Math.min(r[0], offset);
+            r[1] = Math.max(r[1], offset);
+        }
+    }
+
+    public TableId table() {
+        return table;
+    }
+
+    public TableMapping mapping() {
+        return mapping;
+    }
+
+    public NativeBlock nativeBlock() {
+        return block;
+    }
+
+    public int rows() {
+        return block.rows();
+    }
+
+    public long sizeInBytes() {
+        return block.sizeInBytes();
+    }
+
+    public long createdAtMs() {
+        return createdAtMs;
+    }
+
+    /** Per partition: {first offset, last offset} of the rows in this block. */
+    public Map<TopicPartition, long[]> offsetRanges() {
+        return Collections.unmodifiableMap(ranges);
+    }
+
+    public boolean contains(TopicPartition tp) {
+        return ranges.containsKey(tp);
+    }
+}

@@ -1,0 +1,39 @@
+package io.chsink.connect.encoder;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * One column of a Native block under construction: typed values appended row by row, serialized in
+ * ClickHouse's Native column layout. A row is opened with {@link #markRow()} and can be withdrawn with
+ * {@link #rollbackRow()} when a later column of the same record rejects its value.
+ */
+public abstract class NativeColumn {
+    private final String wireType;
+
+    protected NativeColumn(String wireType) {
+        this.wireType = wireType;
+    }
+
+    /** The type written into the block header (the table's type, or one ClickHouse converts from). */
+    public final String wireType() {
+        return wireType;
+    }
+
+    /** Appends the type's default value (zero, empty string) for a row that carries no value. */
+    public abstract void putDefault();
+
+    public abstract void markRow();
+
+    public abstract void rollbackRow();
+
+    /** Bytes this column holds in memory now (what the task's buffer bound counts). */
+    public abstract long sizeInBytes();
+
+    /** Writes the serialization state prefix (non-empty for LowCardinality only). */
+    public void writePrefix(OutputStream out) throws IOException {
+    }
+
+    /** Writes the column's data for all rows. */
+    public abstract void writeData(OutputStream out) throws IOException;
+}

@@ -1,0 +1,72 @@
+package io.chsink.connect.mapping;
+
+import io.chsink.connect.encoder.FixedWidthColumn;
+import io.chsink.connect.encoder.NativeColumn;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/** Decimal(P, S): the unscaled value at scale S, exactly; more scale than S or more than P digits is an error. */
+final class DecimalWriter implements ValueWriter {
+    private final int precision;
+    private final int scale;
+    private final int width;
+    private final BigInteger limit;
+
+    DecimalWriter(int precision, int scale, int width) {
+        this.precision = precision;
+        this.scale = scale;
+        this.width = width;
+        this.limit = BigInteger.TEN.pow(precision);
+    }
+
+    @Override
+    public void write(Object v, NativeColumn column) {
+        BigDecimal d = toBigDecimal(v);
+        BigDecimal scaled;
+        try {
+            scaled = d.setScale(scale);
+        } catch (ArithmeticException e) {
+            throw new ValueException("value has more than " + scale + " digits after the point for Decimal("
+                    + precision + ", " + scale + ")");
+        }
+        BigInteger unscaled = scaled.unscaledValue();
+        if (unscaled.abs().compareTo(limit) >= 0) {
+            throw new ValueException("value has more than " + precision + " digits for Decimal(" + precision
+                    + ", " + scale + ")");
+        }
+        FixedWidthColumn c = (FixedWidthColumn) column;
+        if (width <= 8) {
+            NumberWriters.put(c, width, unscaled.longValue());
+        } else {
+            c.putRaw(NumberWriters.littleEndian(unscaled, width));
+        }
+    }
+
+    private static BigDecimal toBigDecimal(Object v) {
+        if (v instanceof BigDecimal) {
+            return (BigDecimal) v;
+        }
+        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return BigDecimal.valueOf(((Number) v).longValue());
+        }
+        if (v instanceof BigInteger) {
+            return new BigDecimal((BigInteger) v);
+        }
+        if (v instanceof Double || v instanceof Float) {
+            double x = ((Number) v).doubleValue();
+            if (Double.isNaN(x) || Double.isInfinite(x)) {
+                throw new ValueException("NaN or infinity for a Decimal column");
+            }
+            // The shortest decimal that reads back as this double: what the JSON text said.
+            return new BigDecimal(Double.toString(x));
+        }
+        if (v instanceof CharSequence) {
+            try {
+                return new BigDecimal(v.toString().trim());
+            } catch (NumberFormatException e) {
+                throw new ValueException("string is not a decimal number");
+            }
+        }
+        throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to Decimal");
+    }
+}

@@ -1,0 +1,135 @@
+package io.chsink.connect.mapping;
+
+import io.chsink.connect.encoder.NativeBlock;
+import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.schema.TableColumn;
+import io.chsink.connect.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * Everything needed to turn records of one table into Native blocks: the columns a block carries (every
+ * insertable column whose type the connector writes), their codecs, and one {@link RecordPlan} per record
+ * value schema, resolved once and reused for every record of that schema.
+ */
+public final class TableMapping {
+    private final TableSchema schema;
+    private final ColumnCodec[] codecs;
+    private final String[] names;
+    private final String[] quotedNames;
+    private final Map<String, Integer> columnIndex = new HashMap<>();
+    private final List<TableColumn> unwritable = new ArrayList<>();
+    private final Map<Schema, RecordPlan> plansByIdentity = new IdentityHashMap<>();
+    private final Map<Schema, RecordPlan> plansByEquality = new HashMap<>();
+    private RecordPlan schemalessPlan;
+
+    public TableMapping(TableSchema schema) {
+        this.schema = schema;
+        List<ColumnCodec> cs = new ArrayList<>();
+        for (TableColumn c : schema.columns()) {
+            if (!c.insertable()) {
+                continue;
+            }
+            ColumnCodec codec = ColumnCodec.forColumn(c);
+            if (codec == null) {
+                unwritable.add(c);
+                continue;
+            }
+            columnIndex.put(c.name(), cs.size());
+            cs.add(codec);
+        }
+        this.codecs = cs.toArray(new ColumnCodec[0]);
+        this.names = new String[codecs.length];
+        this.quotedNames = new String[codecs.length];
+        for (int i = 0; i < codecs.length; i++) {
+            names[i] = codecs[i].column().name();
+            quotedNames[i] = io.chsink.connect.schema.TableId.quote(names[i]);
+        }
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    /** Quoted column names, in block order, for the INSERT statement. */
+    public List<String> quotedColumnNames() {
+        return java.util.Arrays.asList(quotedNames);
+    }
+
+    public NativeBlock newBlock(int expectedRows) {
+        NativeColumn[] cols = new NativeColumn[codecs.length];
+        for (int i = 0; i < codecs.length; i++) {
+            cols[i] = codecs[i].newColumn(expectedRows);
+        }
+        return new NativeBlock(names, cols);
+    }
+
+    /**
+     * Appends one record as a row of {@code block}, or withdraws the partial row and throws
+     * {@link RecordMappingException} naming the record, field, column and type.
+     */
+    public void append(SinkRecord record, NativeBlock block) {
+        RecordPlan plan = planFor(record);
+        Object value = record.value();
+        block.beginRow();
+        int i = 0;
+        try {
+            for (; i < codecs.length; i++) {
+                codecs[i].write(plan.get(value, i), block.column(i));
+            }
+        } catch (ValueException e) {
+            block.rollbackRow();
+            throw new RecordMappingException(describe(record, plan, i, plan.get(value, i), e.getMessage()));
+        } catch (RuntimeException e) {
+            block.rollbackRow();
+            throw e;
+        }
+        block.commitRow();
+    }
+
+    private RecordPlan planFor(SinkRecord record) {
+        Object value = record.value();
+        Schema s = record.valueSchema();
+        if (value instanceof Struct) {
+            Schema structSchema = ((Struct) value).schema();
+            RecordPlan p = plansByIdentity.get(structSchema);
+            if (p == null) {
+                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names, codecs));
+                plansByIdentity.put(structSchema, p);
+            }
+            return p;
+        }
+        if (value instanceof Map) {
+            if (schemalessPlan == null) {
+                schemalessPlan = RecordPlan.forMap(names);
+            }
+            return schemalessPlan;
+        }
+        throw new RecordMappingException(String.format(
+                "Cannot write record topic=%s partition=%d offset=%d into table %s: the record value is %s "
+                        + "(schema %s); expected a Struct or a map (schemaless JSON)",
+                record.topic(), record.kafkaPartition(), record.kafkaOffset(), schema.table(),
+                ValueException.kindOf(value), s == null ? "none" : s.type()));
+    }
+
+    private String describe(SinkRecord record, RecordPlan plan, int i, Object v, String reason) {
+        ColumnCodec codec = codecs[i];
+        String field = plan.fieldName(i);
+        return String.format("Cannot write record topic=%s partition=%d offset=%d into table %s: field '%s' -> "
+                        + "column '%s' (ClickHouse type %s): value is %s: %s",
+                record.topic(), record.kafkaPartition(), record.kafkaOffset(), schema.table(),
+                field == null ? "(absent)" : field, codec.column().name(), codec.column().type().text(),
+                field == null ? "missing" : ValueException.kindOf(v), reason);
+    }
+
+    /** Columns without a writer yet; a record reaching one of them fails only if the column needs a value. */
+    public List<TableColumn> unwritableColumns() {
+        return unwritable;
+    }
+}

@@ -1,0 +1,197 @@
+package io.chsink.connect.mapping;
+
+import io.chsink.connect.encoder.FixedWidthColumn;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
+
+/**
+ * Date, Date32, DateTime and DateTime64(p). Sources: java.util.Date (Connect's Date and Timestamp logical
+ * types), java.time values, numbers (days for Date/Date32, epoch seconds for DateTime, epoch ticks of the
+ * column's precision for DateTime64, as ClickHouse itself reads numbers) and ISO-8601 strings with or
+ * without a zone (without one, the column's time zone applies, else UTC).
+ */
+final class TemporalWriters {
+    private static final long DATETIME_MAX = 0xFFFFFFFFL;
+    private static final DateTimeFormatter LOCAL = new DateTimeFormatterBuilder()
+            .parseCaseInsensitive()
+            .append(DateTimeFormatter.ISO_LOCAL_DATE)
+            .optionalStart().appendLiteral('T').optionalEnd()
+            .optionalStart().appendLiteral(' ').optionalEnd()
+            .append(DateTimeFormatter.ISO_LOCAL_TIME)
+            .optionalStart().appendOffsetId().optionalEnd()
+            .optionalStart().appendLiteral('[').parseCaseSensitive().appendZoneRegionId().appendLiteral(']').optionalEnd()
+            .toFormatter();
+
+    private TemporalWriters() {
+    }
+
+    static ValueWriter date() {
+        return (v, c) -> {
+            long days = toEpochDay(v);
+            if (days < 0 || days > 0xFFFF) {
+                throw new ValueException("date is out of range for Date (1970-01-01 to 2149-06-06)");
+            }
+            ((FixedWidthColumn) c).putShort((int) days);
+        };
+    }
+
+    static ValueWriter date32() {
+        return (v, c) -> {
+            long days = toEpochDay(v);
+            // 1900-01-01 .. 2299-12-31
+            if (days < -25567 || days > 120529) {
+                throw new ValueException("date is out of range for Date32 (1900-01-01 to 2299-12-31)");
+            }
+            ((FixedWidthColumn) c).putInt((int) days);
+        };
+    }
+
+    static ValueWriter dateTime(ZoneId zone) {
+        ZoneId z = zone == null ? ZoneOffset.UTC : zone;
+        return (v, c) -> {
+            long seconds;
+            if (v instanceof Number || isDigits(v)) {
+                seconds = NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim()));
+            } else {
+                Instant i = toInstant(v, z);
+                if (i.getNano() != 0) {
+                    throw new ValueException("timestamp has fractional seconds for DateTime (use DateTime64)");
+                }
+                seconds = i.getEpochSecond();
+            }
+            if (seconds < 0 || seconds > DATETIME_MAX) {
+                throw new ValueException("timestamp is out of range for DateTime (1970 to 2106)");
+            }
+            ((FixedWidthColumn) c).putInt((int) seconds);
+        };
+    }
+
+    static ValueWriter dateTime64(int precision, ZoneId zone) {
+        ZoneId z = zone == null ? ZoneOffset.UTC : zone;
+        long ticksPerSecond = pow10(precision);
+        long nanosPerTick = pow10(9 - precision);
+        return (v, c) -> {
+            long ticks;
+            if (v instanceof Number || isDigits(v)) {
+                ticks = NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim()));
+            } else {
+                Instant i = toInstant(v, z);
+                if (i.getNano() % nanosPerTick != 0) {
+                    throw new ValueException("timestamp has more precision than DateTime64(" + precision + ")");
+                }
+                try {
+                    ticks = Math.addExact(Math.multiplyExact(i.getEpochSecond(), ticksPerSecond),
+                            i.getNano() / nanosPerTick);
+                } catch (ArithmeticException e) {
+                    throw new ValueException("timestamp is out of range for DateTime64(" + precision + ")");
+                }
+            }
+            ((FixedWidthColumn) c).putLong(ticks);
+        };
+    }
+
+    private static long pow10(int n) {
+        long r = 1;
+        for (int i = 0; i < n; i++) {
+            r *= 10;
+        }
+        return r;
+    }
+
+    private static boolean isDigits(Object v) {
+        if (!(v instanceof CharSequence)) {
+            return false;
+        }
+        String s = v.toString().trim();
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = s.charAt(0) == '-' ? 1 : 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return s.length() > (s.charAt(0) == '-' ? 1 : 0);
+    }
+
+    static long toEpochDay(Object v) {
+        if (v instanceof java.util.Date) {
+            return Math.floorDiv(((java.util.Date) v).getTime(), 86_400_000L);
+        }
+        if (v instanceof LocalDate) {
+            return ((LocalDate) v).toEpochDay();
+        }
+        if (v instanceof Number || isDigits(v)) {
+            return NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim()));
+        }
+        if (v instanceof CharSequence) {
+            String s = v.toString().trim();
+            try {
+                return LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s).toEpochDay();
+            } catch (DateTimeParseException e) {
+                throw new ValueException("string is not an ISO-8601 date (yyyy-MM-dd)");
+            }
+        }
+        if (v instanceof TemporalAccessor) {
+            try {
+                return LocalDate.from((TemporalAccessor) v).toEpochDay();
+            } catch (DateTimeException e) {
+                throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a date");
+            }
+        }
+        throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a date");
+    }
+
+    static Instant toInstant(Object v, ZoneId zone) {
+        if (v instanceof java.util.Date) {
+            return Instant.ofEpochMilli(((java.util.Date) v).getTime());
+        }
+        if (v instanceof Instant) {
+            return (Instant) v;
+        }
+        if (v instanceof OffsetDateTime) {
+            return ((OffsetDateTime) v).toInstant();
+        }
+        if (v instanceof ZonedDateTime) {
+            return ((ZonedDateTime) v).toInstant();
+        }
+        if (v instanceof LocalDateTime) {
+            return ((LocalDateTime) v).atZone(zone).toInstant();
+        }
+        if (v instanceof LocalDate) {
+            return ((LocalDate) v).atStartOfDay(zone).toInstant();
+        }
+        if (v instanceof CharSequence) {
+            return parseInstant(v.toString().trim(), zone);
+        }
+        throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a timestamp");
+    }
+
+    private static Instant parseInstant(String s, ZoneId zone) {
+        try {
+            if (s.length() == 10) {
+                return LocalDate.parse(s).atStartOfDay(zone).toInstant();
+            }
+            TemporalAccessor t = LOCAL.parse(s);
+            LocalDateTime ldt = LocalDateTime.of(LocalDate.from(t), java.time.LocalTime.from(t));
+            if (t.isSupported(ChronoField.OFFSET_SECONDS)) {
+                return ldt.toInstant(ZoneOffset.ofTotalSeconds(t.get(ChronoField.OFFSET_SECONDS)));
+            }
+            ZoneId parsedZone = t.query(java.time.temporal.TemporalQueries.zoneId());
+            return ldt.atZone(parsedZone != null ? parsedZone : zone).toInstant();
+        } catch (DateTimeException e) {
+            throw new ValueException("string is not an ISO-8601 timestamp");
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package io.chsink.connect.mapping;
+
+import io.chsink.connect.encoder.NativeColumn;
+
+/** Converts one non-null Connect value to a column's ClickHouse type and appends it, or throws {@link ValueException}. */
+public interface ValueWriter {
+    void write(Object value, NativeColumn column);
+}

@@ -1,0 +1,48 @@
+package io.chsink.connect.writer;
+
+import com.clickhouse.client.api.Client;
+import com.clickhouse.client.api.insert.InsertResponse;
+import com.clickhouse.client.api.insert.InsertSettings;
+import com.clickhouse.data.ClickHouseFormat;
+import io.chsink.connect.block.TableBlock;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends one block as one {@code INSERT INTO `db`.`table` (`col`, ...) FORMAT Native}, LZ4-compressed, and
+ * verifies it: the server must answer without error and its summary must account for every row sent.
+ */
+public final class BlockInserter {
+    private final Client client;
+    private final Map<String, String> settings;
+    private final long timeoutMs;
+
+    public BlockInserter(Client client, Map<String, String> settings, long timeoutMs) {
+        this.client = client;
+        this.settings = settings;
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** Inserts and verifies the block; returns the rows the server reported written. */
+    public long insert(TableBlock block) throws Exception {
+        InsertSettings s = new InsertSettings();
+        s.compressClientRequest(true);
+        // Rows without a value for a column with a DEFAULT travel as NULL: let the server apply the default.
+        s.serverSetting("input_format_null_as_default", "1");
+        s.serverSetting("input_format_native_allow_types_conversion", "1");
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            s.serverSetting(e.getKey(), e.getValue());
+        }
+        try (InsertResponse r = client.insert(block.table().quoted(), block.mapping().quotedColumnNames(),
+                out -> block.nativeBlock().writeTo(out), ClickHouseFormat.Native, s)
+                .get(timeoutMs, TimeUnit.MILLISECONDS)) {
+            long written = r.getWrittenRows();
+            if (written < block.rows()) {
+                throw new IllegalStateException(String.format(
+                        "ClickHouse reported %d rows written for a block of %d rows into %s", written,
+                        block.rows(), block.table()));
+            }
+            return written;
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.chsink.connect.writer;
+
+import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.schema.TableId;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs inserts off the task thread so that encoding the next block overlaps the server ingesting this one.
+ * At most one insert per table is in flight (so a partition's blocks land in order) and at most
+ * {@code concurrency} in all. Retriable failures are retried in place with exponential backoff and jitter;
+ * a permanent failure completes the block as failed.
+ *
+ * <p>Only the task thread calls this class; worker threads only run {@link BlockInserter#insert}.
+ */
+public final class InsertPipeline implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InsertPipeline.class);
+    private static final long BACKOFF_MIN_MS = 200;
+    private static final long BACKOFF_MAX_MS = 10_000;
+
+    /** The outcome of one block. */
+    public static final class Completion {
+        public final TableBlock block;
+        public final long writtenRows;
+        public final InsertFailure failure;
+        public final long elapsedMs;
+
+        Completion(TableBlock block, long writtenRows, InsertFailure failure, long elapsedMs) {
+            this.block = block;
+            this.writtenRows = writtenRows;
+            this.failure = failure;
+            this.elapsedMs = elapsedMs;
+        }
+    }
+
+    private final BlockInserter inserter;
+    private final ExecutorService executor;
+    private final Map<TableId, InFlight> inFlight = new HashMap<>();
+    private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
+    private final Object signal = new Object();
+
+    private static final class InFlight {
+        final TableBlock block;
+        final Future<?> future;
+
+        InFlight(TableBlock block, Future<?> future) {
+            this.block = block;
+            this.future = future;
+        }
+    }
+
+    public InsertPipeline(BlockInserter inserter, int concurrency, String threadName) {
+        this.inserter = inserter;
+        this.executor = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public boolean busy(TableId table) {
+        return inFlight.containsKey(table);
+    }
+
+    public void submit(TableBlock block) {
+        if (busy(block.table())) {
+            throw new IllegalStateException("an insert into " + block.table() + " is already in flight");
+        }
+        Future<?> f = executor.submit(() -> run(block));
+        inFlight.put(block.table(), new InFlight(block, f));
+    }
+
+    private void run(TableBlock block) {
+        long start = System.nanoTime();
+        long backoff = BACKOFF_MIN_MS;
+        int attempt = 0;
+        while (true) {
+            attempt++;
+            try {
+                long written = inserter.insert(block);
+                finish(new Completion(block, written, null, (System.nanoTime() - start) / 1_000_000));
+                return;
+            } catch (Throwable t) {
+                InsertFailure f = t instanceof InterruptedException ? null : InsertFailure.classify(t);
+                if (f == null || !f.retriable() || Thread.currentThread().isInterrupted()) {
+                    if (f == null) {
+                        f = InsertFailure.classify(new java.io.InterruptedIOException("insert interrupted"));
+                    }
+                    finish(new Completion(block, 0, f, (System.nanoTime() - start) / 1_000_000));
+                    return;
+                }
+                long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+                LOG.warn("Insert of {} rows into {} failed (attempt {}), retrying in {} ms: {}", block.rows(),
+                        block.table(), attempt, sleep, f.message());
+                try {
+                    Thread.sleep(sleep);
+                } catch (InterruptedException ie) {
+                    finish(new Completion(block, 0, f, (System.nanoTime() - start) / 1_000_000));
+                    return;
+                }
+                backoff = Math.min(BACKOFF_MAX_MS, backoff * 2);
+            }
+        }
+    }
+
+    private void finish(Completion c) {
+        completed.add(c);
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    /** Completed blocks since the last call; their tables are free for the next insert. */
+    public List<Completion> drain() {
+        List<Completion> out = new ArrayList<>();
+        Completion c;
+        while ((c = completed.poll()) != null) {
+            inFlight.remove(c.block.table());
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** Waits until the table's insert (if any) completes or the timeout passes; returns false on timeout. */
+    public boolean await(TableId table, long timeoutMs) throws InterruptedException {
+        InFlight f = inFlight.get(table);
+        return f == null || awaitFuture(f.future, timeoutMs);
+    }
+
+    /** Waits until every in-flight insert completes or the timeout passes; returns false on timeout. */
+    public boolean awaitAll(long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        for (InFlight f : new ArrayList<>(inFlight.values())) {
+            if (!awaitFuture(f.future, Math.max(0, deadline - System.currentTimeMillis()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until some insert completes or the timeout passes. */
+    public void awaitAny(long timeoutMs) throws InterruptedException {
+        if (!completed.isEmpty() || inFlight.isEmpty()) {
+            return;
+        }
+        synchronized (signal) {
+            if (completed.isEmpty()) {
+                signal.wait(Math.max(1, timeoutMs));
+            }
+        }
+    }
+
+    private static boolean awaitFuture(Future<?> f, long timeoutMs) throws InterruptedException {
+        try {
+            f.get(timeoutMs, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+            return true;
+        }
+    }
+
+    public Collection<TableBlock> inFlightBlocks() {
+        List<TableBlock> out = new ArrayList<>();
+        for (InFlight f : inFlight.values()) {
+            out.add(f.block);
+        }
+        return out;
+    }
+
+    public long inFlightBytes() {
+        long total = 0;
+        for (InFlight f : inFlight.values()) {
+            total += f.block.sizeInBytes();
+        }
+        return total;
+    }
+
+    public boolean isEmpty() {
+        return inFlight.isEmpty();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
