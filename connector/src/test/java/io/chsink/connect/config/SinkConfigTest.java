@@ -1,0 +1,75 @@
+package io.chsink.connect.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.connect.schema.TableId;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class SinkConfigTest {
+    private static Map<String, String> base() {
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        return p;
+    }
+
+    @Test
+    void defaultsAreThoseDocumented() {
+        SinkConfig c = new SinkConfig(base());
+        assertEquals("default", c.user());
+        assertEquals("default", c.database());
+        assertEquals("${topic}", c.tableNameFormat());
+        assertEquals(DeliveryGuarantee.AT_LEAST_ONCE, c.deliveryGuarantee());
+        assertFalse(c.tolerateErrors());
+        assertTrue(c.insertSettings().isEmpty());
+    }
+
+    @Test
+    void parsesSettingsAndRoutes() {
+        Map<String, String> p = base();
+        p.put("clickhouse.settings", "async_insert=0, insert_quorum=2");
+        p.put("topic.to.table.map", "orders:sales.orders_v2,clicks:click_events");
+        p.put("clickhouse.database", "analytics");
+        p.put("table.name.format", "kafka_${topic}");
+        p.put("errors.tolerance", "all");
+        SinkConfig c = new SinkConfig(p);
+        assertEquals("0", c.insertSettings().get("async_insert"));
+        assertEquals("2", c.insertSettings().get("insert_quorum"));
+        assertTrue(c.tolerateErrors());
+        TableRouter r = new TableRouter(c);
+        assertEquals(new TableId("sales", "orders_v2"), r.tableFor("orders"));
+        assertEquals(new TableId("analytics", "click_events"), r.tableFor("clicks"));
+        assertEquals(new TableId("analytics", "kafka_page.views"), r.tableFor("page.views"));
+    }
+
+    @Test
+    void rejectsBadUrlsWithoutEchoingCredentials() {
+        for (String url : new String[] {"localhost:8123", "ftp://h:1", "http://host", "http://u:s3cret@h:8123"}) {
+            Map<String, String> p = base();
+            p.put("clickhouse.url", url);
+            ConfigException e = assertThrows(ConfigException.class, () -> new SinkConfig(p), url);
+            assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
+        }
+        Map<String, String> p = base();
+        p.put("clickhouse.settings", "novalue");
+        assertThrows(ConfigException.class, () -> new SinkConfig(p));
+        Map<String, String> q = base();
+        q.put("delivery.guarantee", "maybe");
+        assertThrows(ConfigException.class, () -> new SinkConfig(q));
+    }
+
+    @Test
+    void thePasswordIsHiddenInTheConfigsStringForm() {
+        Map<String, String> p = base();
+        p.put("clickhouse.password", "s3cret");
+        SinkConfig c = new SinkConfig(p);
+        assertEquals("s3cret", c.password().value());
+        assertFalse(c.password().toString().contains("s3cret"));
+        assertFalse(c.values().toString().contains("s3cret"));
+    }
+}
