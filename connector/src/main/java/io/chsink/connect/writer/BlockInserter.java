@@ -30,6 +30,9 @@ public final class BlockInserter {
         // Rows without a value for a column with a DEFAULT travel as NULL: let the server apply the default.
         s.serverSetting("input_format_null_as_default", "1");
         s.serverSetting("input_format_native_allow_types_conversion", "1");
+        // Synchronous inserts (async_insert is on by default since ClickHouse 26.2): the block is already large,
+        // and a verified insert must mean the rows are in the table.
+        s.serverSetting("async_insert", "0");
         for (Map.Entry<String, String> e : settings.entrySet()) {
             s.serverSetting(e.getKey(), e.getValue());
         }
