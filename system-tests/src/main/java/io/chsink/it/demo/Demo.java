@@ -1,0 +1,122 @@
+package io.chsink.it.demo;
+
+import io.chsink.it.events.CheckLine;
+import io.chsink.it.events.EventGenerator;
+import io.chsink.it.events.EventsTable;
+import io.chsink.it.kafka.ConnectorConfigs;
+import io.chsink.it.kafka.ConnectorFailure;
+import io.chsink.it.kafka.EventProducer;
+import io.chsink.it.stack.RowWatcher;
+import io.chsink.it.stack.Stack;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The one-command demo: a local (or given) ClickHouse + Kafka + Connect stack, N generated events produced to a
+ * topic, the connector created through the REST API from config/clickhouse-sink.json, progress while rows land,
+ * and a summary with the end-to-end rate and the dataset's check line compared with the expected one.
+ */
+public final class Demo {
+    private Demo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long rows = 1_000_000;
+        int partitions = 4;
+        int tasks = 2;
+        long seed = 42;
+        boolean withSchema = true;
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rows": rows = Long.parseLong(args[++i]); break;
+                case "--partitions": partitions = Integer.parseInt(args[++i]); break;
+                case "--tasks": tasks = Integer.parseInt(args[++i]); break;
+                case "--seed": seed = Long.parseLong(args[++i]); break;
+                case "--schemaless": withSchema = false; break;
+                case "--keep": keep = true; break;
+                case "": break;
+                default:
+                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless] [--keep]");
+                    System.exit(2);
+            }
+        }
+        Path work = Paths.get(System.getProperty("chsink.work.dir", "target/demo"));
+        System.out.printf("Starting the stack (work dir %s)...%n", work.toAbsolutePath());
+        Stack stack = Stack.start(work);
+        boolean ok;
+        try {
+            ok = run(stack, rows, partitions, tasks, seed, withSchema);
+            if (keep) {
+                System.out.printf("Stack kept running: ClickHouse %s, Kafka %s, Connect %s. Ctrl-C stops it.%n",
+                        stack.clickhouseUrl(), stack.kafka().bootstrapServers(), stack.connect().restUrl());
+                Thread.currentThread().join();
+            }
+        } finally {
+            stack.close();
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    static boolean run(Stack stack, long rows, int partitions, int tasks, long seed, boolean withSchema) {
+        String suffix = Long.toString(System.currentTimeMillis(), 36);
+        String db = "default";
+        String table = "chsink_demo_events";
+        String topic = "chsink-demo-events-" + suffix;
+        String connector = "chsink-demo-" + suffix;
+        System.out.printf("ClickHouse %s (%s), Kafka %s, Connect %s%n", stack.clickhouseUrl(),
+                stack.clickhouse().version(), stack.kafka().bootstrapServers(), stack.connect().restUrl());
+
+        stack.clickhouse().exec("DROP TABLE IF EXISTS " + EventsTable.qualified(db, table));
+        stack.clickhouse().exec(EventsTable.createSql(db, table));
+        stack.kafka().createTopic(topic, partitions);
+
+        long t0 = System.nanoTime();
+        new EventProducer(stack.kafka().bootstrapServers()).produce(topic, partitions, new EventGenerator(seed), rows,
+                withSchema, n -> System.out.printf("  produced %,d events%n", n));
+        System.out.printf("Produced %,d events (%s JSON, seed %d) to %s with %d partitions in %.1f s%n", rows,
+                withSchema ? "schema'd" : "schemaless", seed, topic, partitions, (System.nanoTime() - t0) / 1e9);
+
+        Map<String, String> overrides = new HashMap<>();
+        overrides.put("name", connector);
+        overrides.put("topics", topic);
+        overrides.put("tasks.max", Integer.toString(tasks));
+        overrides.put("clickhouse.url", stack.clickhouseUrl());
+        overrides.put("clickhouse.database", db);
+        overrides.put("topic.to.table.map", topic + ":" + table);
+        overrides.put("value.converter.schemas.enable", Boolean.toString(withSchema));
+        Map<String, String> config = ConnectorConfigs.load("clickhouse-sink.json", overrides);
+        config.remove("name");
+
+        long start = System.nanoTime();
+        stack.connect().rest().putConnectorConfig(connector, config);
+        System.out.printf("Created connector %s (tasks.max=%d) through %s%n", connector, tasks, stack.connect().restUrl());
+        final long total = rows;
+        RowWatcher watcher = new RowWatcher(stack.clickhouse().http(), EventsTable.qualified(db, table));
+        watcher.awaitRows(rows, Duration.ofMinutes(30), Duration.ofMinutes(2),
+                new ConnectorFailure(stack.connect().rest(), connector),
+                (landed, rate) -> System.out.printf("  rows landed: %,d / %,d (%,d rows/s)%n", landed, total, rate));
+        double seconds = (System.nanoTime() - start) / 1e9;
+
+        long count = Long.parseLong(stack.clickhouse().http().scalar(
+                "SELECT count() FROM " + EventsTable.qualified(db, table)).trim());
+        long distinct = Long.parseLong(stack.clickhouse().http().scalar(
+                "SELECT uniqExact(*) FROM " + EventsTable.qualified(db, table)).trim());
+        CheckLine actual = EventsTable.check(stack.clickhouse().http(), db, table);
+        CheckLine expected = EventsTable.expected(seed, rows);
+        stack.connect().rest().deleteConnector(connector);
+
+        System.out.println();
+        System.out.printf("End to end: %,d rows in %.2f s = %,.0f rows/s (connector creation to last row visible)%n",
+                count, seconds, count / seconds);
+        System.out.printf("count()=%d uniqExact(*)=%d%n", count, distinct);
+        System.out.println("table:    " + actual);
+        System.out.println("expected: " + expected);
+        boolean ok = count == rows && distinct == rows && actual.equals(expected);
+        System.out.println(ok ? "RESULT: OK, exactly the generated rows landed" : "RESULT: MISMATCH");
+        return ok;
+    }
+}

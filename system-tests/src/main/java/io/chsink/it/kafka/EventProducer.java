@@ -1,0 +1,67 @@
+package io.chsink.it.kafka;
+
+import io.chsink.it.events.Event;
+import io.chsink.it.events.EventGenerator;
+import io.chsink.it.events.EventJson;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Produces generated events as JSON to a topic, spread round-robin over its partitions. */
+public final class EventProducer {
+    private final String bootstrapServers;
+
+    public EventProducer(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** Event JSON with JsonConverter's schema envelope, or plain JSON. */
+    public static Function<Event, byte[]> format(boolean withSchema) {
+        return withSchema ? EventJson::withSchema : EventJson::schemaless;
+    }
+
+    public long produce(String topic, int partitions, EventGenerator generator, long count, boolean withSchema,
+            LongConsumer progress) {
+        Function<Event, byte[]> encode = format(withSchema);
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(1 << 20));
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(128L << 20));
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (long i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, (int) (i % partitions), null, encode.apply(generator.next())));
+                if (progress != null && (i + 1) % 100_000 == 0) {
+                    progress.accept(i + 1);
+                }
+            }
+            producer.flush();
+            producer.close(java.time.Duration.ofSeconds(60));
+        }
+        return count;
+    }
+
+    /** Produces raw JSON strings (tests with hand-written records), in order, to one partition. */
+    public void produceRaw(String topic, int partition, Iterable<String> values) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (String v : values) {
+                producer.send(new ProducerRecord<>(topic, partition, null,
+                        v == null ? null : v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+    }
+
+}
