@@ -15,8 +15,13 @@ public final class RowWatcher {
 
     /** @param qualifiedTable the table, already quoted */
     public RowWatcher(ClickHouseHttp http, String qualifiedTable) {
+        this(http, qualifiedTable, "count()");
+    }
+
+    /** Watches {@code SELECT aggregate FROM qualifiedTable}, e.g. uniqExact(*) to count distinct rows. */
+    public RowWatcher(ClickHouseHttp http, String qualifiedTable, String aggregate) {
         this.http = http;
-        this.countSql = "SELECT count() FROM " + qualifiedTable;
+        this.countSql = "SELECT " + aggregate + " FROM " + qualifiedTable;
     }
 
     public long count() {

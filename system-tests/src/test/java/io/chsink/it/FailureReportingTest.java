@@ -1,0 +1,166 @@
+package io.chsink.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.it.kafka.ConnectorConfigs;
+import io.chsink.it.kafka.EventProducer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+
+/** What a user sees when data or configuration is wrong: failures that name what to fix, and nothing else lost. */
+class FailureReportingTest {
+    private final SinkHarness h = new SinkHarness();
+
+    private static void assertMentions(String text, String... parts) {
+        for (String p : parts) {
+            assertTrue(text.contains(p), () -> "expected '" + p + "' in:\n" + text);
+        }
+    }
+
+    @Test
+    void aMissingTableIsRefusedAtCreationAndFailsTheTaskWhenATopicAppearsLater() throws Exception {
+        String topic = SinkHarness.unique("no_such_table");
+        String connector = SinkHarness.unique("sink");
+        h.stack.kafka().createTopic(topic, 1);
+        new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, Arrays.asList("{\"a\":1}"));
+        Map<String, String> o = new HashMap<>();
+        o.put("topics", topic);
+        o.put("tasks.max", "1");
+        o.put("value.converter.schemas.enable", "false");
+        // Listed topics are checked by validate(): Connect refuses the connector, naming the table.
+        io.chsink.it.stack.ConnectRest.RestException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.chsink.it.stack.ConnectRest.RestException.class, () -> h.createConnector(connector, "clickhouse-sink.json", o));
+        assertEquals(400, refused.status());
+        assertMentions(refused.body(), "`default`.`" + topic + "`", "does not exist");
+        // With topics.regex the table is known only when records arrive: the task fails, naming it.
+        o.remove("topics");
+        o.put("topics", "");
+        o.put("topics.regex", java.util.regex.Pattern.quote(topic));
+        try {
+            h.createConnector(connector, "clickhouse-sink.json", o);
+            String trace = h.awaitFailure(connector, Duration.ofSeconds(60));
+            assertMentions(trace, "`default`.`" + topic + "`", "does not exist", "topic '" + topic + "'");
+        } finally {
+            h.deleteQuietly(connector);
+        }
+    }
+
+    @Test
+    void anUnwritableFieldFailsTheTaskNamingRecordFieldColumnAndType() throws Exception {
+        String topic = SinkHarness.unique("bad_field");
+        String connector = SinkHarness.unique("sink");
+        h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (id UInt32, level UInt8) ENGINE = MergeTree ORDER BY id");
+        h.stack.kafka().createTopic(topic, 1);
+        new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, Arrays.asList(
+                "{\"id\":1,\"level\":3}", "{\"id\":2,\"level\":4}", "{\"id\":3,\"level\":300}"));
+        Map<String, String> o = new HashMap<>();
+        o.put("topics", topic);
+        o.put("tasks.max", "1");
+        o.put("value.converter.schemas.enable", "false");
+        try {
+            h.createConnector(connector, "clickhouse-sink.json", o);
+            String trace = h.awaitFailure(connector, Duration.ofSeconds(60));
+            assertMentions(trace, "topic=" + topic, "partition=0", "offset=2", "field 'level'", "column 'level'",
+                    "ClickHouse type UInt8", "value is Long", "out of range for UInt8");
+            assertEquals(0, h.scalar("SELECT count() FROM `" + topic + "`"), "the task failed before inserting");
+        } finally {
+            h.deleteQuietly(connector);
+        }
+    }
+
+    @Test
+    void withToleranceAllExactlyTheBadRecordsGoToTheDeadLetterQueue() throws Exception {
+        String topic = SinkHarness.unique("dlq_src");
+        String dlq = topic + "_dlq";
+        String connector = SinkHarness.unique("sink");
+        h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (id UInt32, level UInt8) ENGINE = MergeTree ORDER BY id");
+        h.stack.kafka().createTopic(topic, 1);
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            values.add(i % 100 == 7 ? "{\"id\":" + i + ",\"level\":\"high\"}" : "{\"id\":" + i + ",\"level\":" + (i % 200) + "}");
+        }
+        new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, values);
+        Map<String, String> o = new HashMap<>();
+        o.put("topics", topic);
+        o.put("tasks.max", "1");
+        o.put("errors.deadletterqueue.topic.name", dlq);
+        try {
+            h.createConnector(connector, "clickhouse-sink-schemaless.json", o);
+            h.awaitRows(topic, 990, connector);
+            Thread.sleep(1500);
+            assertEquals(990, h.scalar("SELECT count() FROM `" + topic + "`"));
+            assertEquals(0, h.scalar("SELECT countIf(id % 100 = 7) FROM `" + topic + "`"));
+            List<ConsumerRecord<byte[], byte[]>> dead = consumeAll(dlq, 10);
+            assertEquals(10, dead.size());
+            for (ConsumerRecord<byte[], byte[]> r : dead) {
+                String v = new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(v.matches("\\{\"id\":(\\d*0)?7,\"level\":\"high\"\\}"), v);
+                String reason = new String(r.headers().lastHeader("__connect.errors.exception.message").value(),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                assertMentions(reason, "field 'level'", "UInt8", "string is not a number");
+            }
+        } finally {
+            h.deleteQuietly(connector);
+        }
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic, int expected) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, h.stack.kafka().bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, SinkHarness.unique("dlq_reader"));
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(Arrays.asList(topic));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline && out.size() < expected) {
+                c.poll(Duration.ofMillis(500)).forEach(out::add);
+            }
+            // one more poll: anything beyond the expected records would show up
+            c.poll(Duration.ofSeconds(2)).forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void validateReportsUnreachableServersBadCredentialsAndMissingTables() {
+        String topic = SinkHarness.unique("validate");
+        Map<String, String> base = new HashMap<>();
+        base.put("topics", topic);
+        base.put("clickhouse.url", h.stack.clickhouseUrl());
+
+        Map<String, List<String>> missing = h.rest().validate(io.chsink.it.stack.ConnectWorker.CONNECTOR_CLASS,
+                ConnectorConfigs.load("clickhouse-sink.json", base));
+        assertMentions(String.valueOf(missing.get("table.name.format")), "`default`.`" + topic + "`", "does not exist");
+
+        Map<String, String> down = new HashMap<>(base);
+        down.put("clickhouse.url", "http://127.0.0.1:" + io.chsink.it.stack.LocalPorts.free());
+        Map<String, List<String>> unreachable = h.rest().validate(io.chsink.it.stack.ConnectWorker.CONNECTOR_CLASS,
+                ConnectorConfigs.load("clickhouse-sink.json", down));
+        assertMentions(String.valueOf(unreachable.get("clickhouse.url")), "unreachable");
+
+        Map<String, String> badUser = new HashMap<>(base);
+        badUser.put("clickhouse.user", "nobody");
+        badUser.put("clickhouse.password", "Secret-Passw0rd");
+        Map<String, List<String>> auth = h.rest().validate(io.chsink.it.stack.ConnectWorker.CONNECTOR_CLASS,
+                ConnectorConfigs.load("clickhouse-sink.json", badUser));
+        assertMentions(String.valueOf(auth.get("clickhouse.password")), "Authentication failed", "nobody");
+        assertTrue(!auth.toString().contains("Secret-Passw0rd"), auth.toString());
+
+        h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (a UInt8) ENGINE = MergeTree ORDER BY a");
+        Map<String, List<String>> fine = h.rest().validate(io.chsink.it.stack.ConnectWorker.CONNECTOR_CLASS,
+                ConnectorConfigs.load("clickhouse-sink.json", base));
+        assertTrue(fine.isEmpty(), fine.toString());
+    }
+}

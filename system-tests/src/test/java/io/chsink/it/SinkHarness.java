@@ -1,0 +1,76 @@
+package io.chsink.it;
+
+import io.chsink.it.kafka.ConnectorConfigs;
+import io.chsink.it.kafka.ConnectorFailure;
+import io.chsink.it.stack.ClickHouseHttp;
+import io.chsink.it.stack.ConnectRest;
+import io.chsink.it.stack.RowWatcher;
+import io.chsink.it.stack.Stack;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** What the system tests share: the stack, unique names, connector creation from config/ examples, waiting. */
+final class SinkHarness {
+    private static final AtomicInteger SEQ = new AtomicInteger();
+
+    final Stack stack = Stack.shared();
+    final String db = "default";
+
+    /** A name unique within this test run, safe as topic, table and connector name. */
+    static String unique(String prefix) {
+        return prefix + "_" + Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36) + "_" + SEQ.incrementAndGet();
+    }
+
+    ClickHouseHttp ch() {
+        return stack.clickhouse().http();
+    }
+
+    ConnectRest rest() {
+        return stack.connect().rest();
+    }
+
+    /** Creates a connector from config/{example} with the stack's endpoints and the given overrides. */
+    void createConnector(String name, String example, Map<String, String> overrides) {
+        Map<String, String> o = new HashMap<>();
+        o.put("clickhouse.url", stack.clickhouseUrl());
+        o.put("clickhouse.database", db);
+        o.putAll(overrides);
+        Map<String, String> config = ConnectorConfigs.load(example, o);
+        config.remove("name");
+        rest().putConnectorConfig(name, config);
+    }
+
+    long awaitRows(String table, long expected, String connector) {
+        return new RowWatcher(ch(), "`" + db + "`.`" + table + "`").awaitRows(expected, Duration.ofMinutes(5),
+                Duration.ofSeconds(90), new ConnectorFailure(rest(), connector), null);
+    }
+
+    long scalar(String sql) {
+        return Long.parseLong(ch().scalar(sql).trim());
+    }
+
+    /** Waits until the connector or one of its tasks is FAILED and returns the trace. */
+    String awaitFailure(String connector, Duration timeout) throws InterruptedException {
+        ConnectorFailure probe = new ConnectorFailure(rest(), connector);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String f = probe.get();
+            if (f != null) {
+                return f;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("connector " + connector + " did not fail within " + timeout + ": "
+                + rest().connectorStatus(connector));
+    }
+
+    void deleteQuietly(String connector) {
+        try {
+            rest().deleteConnector(connector);
+        } catch (RuntimeException e) {
+            // already gone
+        }
+    }
+}
