@@ -40,6 +40,8 @@ public class ClickHouseSinkTask extends SinkTask {
     /** How long a paused task waits between looks at its in-flight inserts. */
     private static final long PAUSED_POLL_MS = 50;
     private static final long INSERT_TIMEOUT_MS = 300_000;
+    /** How long a revocation waits for in-flight inserts before handing the partitions over anyway. */
+    private static final long CLOSE_WAIT_MS = 30_000;
     private static final int INSERT_CONCURRENCY = 4;
 
     private SinkConfig config;
@@ -85,6 +87,7 @@ public class ClickHouseSinkTask extends SinkTask {
             throw fatal;
         }
         long now = System.currentTimeMillis();
+        resolveTables(records, now);
         for (SinkRecord r : records) {
             stats.received++;
             if (r.value() == null) {
@@ -110,6 +113,25 @@ public class ClickHouseSinkTask extends SinkTask {
         submitSealed();
         applyBackpressure();
         stats.maybeLog(LOG, now);
+    }
+
+    /**
+     * Reads the columns of every table this batch needs before any record is appended: a table that cannot be
+     * read right now fails the batch (Connect redelivers it) without leaving part of it in the blocks.
+     */
+    private void resolveTables(Collection<SinkRecord> records, long now) {
+        String lastTopic = null;
+        for (SinkRecord r : records) {
+            if (r.topic().equals(lastTopic)) {
+                continue;
+            }
+            lastTopic = r.topic();
+            TableId table = router.tableFor(lastTopic);
+            if (!mappings.containsKey(table)) {
+                loadMapping(table, lastTopic, null);
+                mappingLoadedAt.put(table, now);
+            }
+        }
     }
 
     private TableBlock openBlock(TableId table, String topic, long now) {
@@ -261,7 +283,7 @@ public class ClickHouseSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         try {
-            if (!pipeline.awaitAll(INSERT_TIMEOUT_MS)) {
+            if (!pipeline.awaitAll(CLOSE_WAIT_MS)) {
                 LOG.warn("Inserts still in flight while partitions {} are revoked; their rows may be inserted twice",
                         partitions);
             }

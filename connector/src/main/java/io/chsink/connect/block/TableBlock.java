@@ -19,6 +19,9 @@ public final class TableBlock {
     private final NativeBlock block;
     private final Map<TopicPartition, long[]> ranges = new HashMap<>();
     private final long createdAtMs;
+    private String lastTopic;
+    private int lastPartition = -1;
+    private long[] lastRange;
 
     public TableBlock(TableId table, TableMapping mapping, int expectedRows, long nowMs) {
         this.table = table;
@@ -30,15 +33,22 @@ public final class TableBlock {
     /** Appends the record's row; on a mapping error nothing is added and the exception propagates. */
     public void append(SinkRecord record) {
         mapping.append(record, block);
-        TopicPartition tp = new TopicPartition(record.topic(), record.kafkaPartition());
         long offset = record.kafkaOffset();
-        long[] r = ranges.get(tp);
-        if (r == null) {
-            ranges.put(tp, new long[] {offset, offset});
-        } else {
-            r[0] = Math.min(r[0], offset);
-            r[1] = Math.max(r[1], offset);
+        long[] r = lastRange;
+        // Consecutive records mostly share a partition: skip the map lookup (and the TopicPartition) then.
+        if (r == null || record.kafkaPartition() != lastPartition || !record.topic().equals(lastTopic)) {
+            TopicPartition tp = new TopicPartition(record.topic(), record.kafkaPartition());
+            r = ranges.get(tp);
+            if (r == null) {
+                r = new long[] {offset, offset};
+                ranges.put(tp, r);
+            }
+            lastTopic = record.topic();
+            lastPartition = record.kafkaPartition();
+            lastRange = r;
         }
+        r[0] = Math.min(r[0], offset);
+        r[1] = Math.max(r[1], offset);
     }
 
     public TableId table() {

@@ -17,7 +17,7 @@ abstract class RecordPlan {
     /** The record field feeding block column {@code i}, or null when the record has none. */
     abstract String fieldName(int i);
 
-    static RecordPlan forStruct(Schema schema, String[] columns, ColumnCodec[] codecs) {
+    static RecordPlan forStruct(Schema schema, String[] columns) {
         Field[] fields = new Field[columns.length];
         for (int i = 0; i < columns.length; i++) {
             fields[i] = schema.field(columns[i]);

@@ -100,7 +100,7 @@ public final class TableMapping {
             Schema structSchema = ((Struct) value).schema();
             RecordPlan p = plansByIdentity.get(structSchema);
             if (p == null) {
-                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names, codecs));
+                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names));
                 plansByIdentity.put(structSchema, p);
             }
             return p;

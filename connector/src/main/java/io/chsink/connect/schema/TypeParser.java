@@ -104,7 +104,7 @@ final class TypeParser {
         }
         if (kind == Kind.TUPLE) {
             int save = pos;
-            String ident = identifier();
+            identifier(); // a named element starts with its name: "name Type"
             skipSpaces();
             if (peek() != ',' && peek() != ')' && peek() != '(') {
                 return type(); // named element: "name Type"
