@@ -1,8 +1,6 @@
 package io.chsink.connect.writer;
 
 import com.clickhouse.client.api.ServerException;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -40,9 +38,10 @@ public final class InsertFailure {
             boolean retry = RETRIABLE_CODES.contains(server.getCode());
             return new InsertFailure(retry, "ClickHouse error " + server.getCode() + ": " + firstLine(server.getMessage()), root);
         }
-        if (find(t, ConnectException.class) != null || find(t, SocketTimeoutException.class) != null
-                || find(t, java.io.IOException.class) != null) {
-            return new InsertFailure(true, "ClickHouse unreachable: " + firstLine(root.getMessage()), root);
+        java.io.IOException io = find(t, java.io.IOException.class); // connect, socket timeout, reset
+        if (io != null) {
+            return new InsertFailure(true, "ClickHouse unreachable: " + io.getClass().getSimpleName() + ": "
+                    + firstLine(io.getMessage()), root);
         }
         if (find(t, com.clickhouse.client.api.ClientException.class) != null) {
             return new InsertFailure(true, "ClickHouse client error: " + firstLine(root.getMessage()), root);
