@@ -1,18 +1,12 @@
 package io.chsink.connect.encoder;
 
-import java.io.IOException;
-import java.io.OutputStream;
-
 /** FixedString(N): exactly N bytes per value, shorter values padded with zero bytes. */
-public final class FixedStringColumn extends NativeColumn {
+public final class FixedStringColumn extends SingleStreamColumn {
     private final int length;
-    private final ByteSink data;
-    private int rowStart;
 
     public FixedStringColumn(String wireType, int length, int expectedRows) {
-        super(wireType);
+        super(wireType, length * Math.max(16, expectedRows));
         this.length = length;
-        this.data = new ByteSink(length * Math.max(16, expectedRows));
     }
 
     public int length() {
@@ -30,23 +24,4 @@ public final class FixedStringColumn extends NativeColumn {
         data.putZeros(length);
     }
 
-    @Override
-    public void markRow() {
-        rowStart = data.size();
-    }
-
-    @Override
-    public void rollbackRow() {
-        data.truncate(rowStart);
-    }
-
-    @Override
-    public long sizeInBytes() {
-        return data.capacity();
-    }
-
-    @Override
-    public void writeData(OutputStream out) throws IOException {
-        data.writeTo(out);
-    }
 }

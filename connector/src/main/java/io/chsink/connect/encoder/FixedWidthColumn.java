@@ -1,18 +1,12 @@
 package io.chsink.connect.encoder;
 
-import java.io.IOException;
-import java.io.OutputStream;
-
 /** Integers, floats, dates, decimals, UUIDs, enums: a fixed number of little-endian bytes per value. */
-public final class FixedWidthColumn extends NativeColumn {
+public final class FixedWidthColumn extends SingleStreamColumn {
     private final int width;
-    private final ByteSink data;
-    private int rowStart;
 
     public FixedWidthColumn(String wireType, int width, int expectedRows) {
-        super(wireType);
+        super(wireType, width * Math.max(16, expectedRows));
         this.width = width;
-        this.data = new ByteSink(width * Math.max(16, expectedRows));
     }
 
     public int width() {
@@ -45,23 +39,4 @@ public final class FixedWidthColumn extends NativeColumn {
         data.putZeros(width);
     }
 
-    @Override
-    public void markRow() {
-        rowStart = data.size();
-    }
-
-    @Override
-    public void rollbackRow() {
-        data.truncate(rowStart);
-    }
-
-    @Override
-    public long sizeInBytes() {
-        return data.capacity();
-    }
-
-    @Override
-    public void writeData(OutputStream out) throws IOException {
-        data.writeTo(out);
-    }
 }

@@ -1,0 +1,35 @@
+package io.chsink.connect.encoder;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/** A column whose Native serialization is one byte stream (no null map, no dictionary). */
+abstract class SingleStreamColumn extends NativeColumn {
+    protected final ByteSink data;
+    private int rowStart;
+
+    SingleStreamColumn(String wireType, int initialBytes) {
+        super(wireType);
+        this.data = new ByteSink(initialBytes);
+    }
+
+    @Override
+    public final void markRow() {
+        rowStart = data.size();
+    }
+
+    @Override
+    public final void rollbackRow() {
+        data.truncate(rowStart);
+    }
+
+    @Override
+    public final long sizeInBytes() {
+        return data.capacity();
+    }
+
+    @Override
+    public final void writeData(OutputStream out) throws IOException {
+        data.writeTo(out);
+    }
+}
