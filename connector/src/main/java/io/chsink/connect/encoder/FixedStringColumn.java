@@ -23,5 +23,4 @@ public final class FixedStringColumn extends SingleStreamColumn {
     public void putDefault() {
         data.putZeros(length);
     }
-
 }

@@ -38,5 +38,4 @@ public final class FixedWidthColumn extends SingleStreamColumn {
     public void putDefault() {
         data.putZeros(width);
     }
-
 }

@@ -19,5 +19,4 @@ public final class StringColumn extends SingleStreamColumn {
     public void putDefault() {
         data.putByte(0);
     }
-
 }
