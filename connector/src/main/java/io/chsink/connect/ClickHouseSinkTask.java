@@ -43,6 +43,8 @@ public class ClickHouseSinkTask extends SinkTask {
     /** How long a revocation waits for in-flight inserts before handing the partitions over anyway. */
     private static final long CLOSE_WAIT_MS = 30_000;
     private static final int INSERT_CONCURRENCY = 4;
+    /** Rows a new block's column buffers are first sized for; they grow as needed. */
+    private static final int INITIAL_BLOCK_ROWS = 1024;
 
     private SinkConfig config;
     private Client client;
@@ -145,7 +147,7 @@ public class ClickHouseSinkTask extends SinkTask {
             mapping = loadMapping(table, topic, mapping);
             mappingLoadedAt.put(table, now);
         }
-        block = new TableBlock(table, mapping, Math.min(config.flushMaxRows(), 8192), now);
+        block = new TableBlock(table, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
         buffer.putOpen(block);
         return block;
     }
@@ -242,7 +244,7 @@ public class ClickHouseSinkTask extends SinkTask {
         } else if (paused && held < config.bufferMaxBytes()) {
             paused = false;
             context.resume(assigned.toArray(new TopicPartition[0]));
-            LOG.debug("Consumption resumed at {} bytes held", held);
+            LOG.info("Consumption resumed at {} bytes held", held);
         }
         long wait = buffer.millisUntilDue(System.currentTimeMillis());
         if (paused || buffer.hasSealed() || !pipeline.isEmpty()) {

@@ -75,9 +75,10 @@ public final class SinkConfig extends AbstractConfig {
                     "A block is inserted at the latest this long after its first record arrived, however small.",
                     GROUP_FLUSH, 3, Width.SHORT, "Flush interval")
             .define(BUFFER_MAX_BYTES, Type.LONG, 96L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
-                    "Memory bound of one task: bytes held in open and in-flight blocks. When reached, the task "
-                            + "pauses consumption until inserts complete; it never grows beyond it by more than one "
-                            + "poll's records.",
+                    "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks. When "
+                            + "reached, the task pauses consumption until inserts complete, so it exceeds the bound "
+                            + "by at most one poll's records (the heap behind these bytes is up to about 1.5 times "
+                            + "as much, as buffers grow by half).",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue()), Importance.HIGH,

@@ -81,7 +81,7 @@ public final class LowCardinalityStringColumn extends NativeColumn {
 
     @Override
     public long sizeInBytes() {
-        return keys.capacity() + 4L * indexes.length + (long) ENTRY_OVERHEAD * dictionary.size();
+        return keys.size() + 4L * rows + (long) ENTRY_OVERHEAD * dictionary.size();
     }
 
     @Override

@@ -27,7 +27,10 @@ public abstract class NativeColumn {
 
     public abstract void rollbackRow();
 
-    /** Bytes this column holds in memory now (what the task's buffer bound counts). */
+    /**
+     * Bytes written to this column so far (what flush.max.bytes and buffer.max.bytes count). The buffers behind
+     * them grow by half when full, so the heap they take is at most about 1.5 times this plus a small start.
+     */
     public abstract long sizeInBytes();
 
     /** Writes the serialization state prefix (non-empty for LowCardinality only). */

@@ -48,7 +48,7 @@ public final class NullableColumn extends NativeColumn {
 
     @Override
     public long sizeInBytes() {
-        return nulls.capacity() + nested.sizeInBytes();
+        return nulls.size() + nested.sizeInBytes();
     }
 
     @Override

@@ -25,7 +25,7 @@ abstract class SingleStreamColumn extends NativeColumn {
 
     @Override
     public final long sizeInBytes() {
-        return data.capacity();
+        return data.size();
     }
 
     @Override

@@ -19,6 +19,8 @@ public final class ClientFactory {
                 .setClientName("chsink/" + Version.get())
                 .setConnectTimeout(10_000)
                 .setSocketTimeout(300_000)
+                // InsertPipeline retries with backoff; the client's own immediate retries only add log noise.
+                .setMaxRetries(0)
                 .build();
     }
 }

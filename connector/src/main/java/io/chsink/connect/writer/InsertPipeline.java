@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Runs inserts off the task thread so that encoding the next block overlaps the server ingesting this one.
@@ -78,7 +79,18 @@ public final class InsertPipeline implements AutoCloseable {
         if (busy(block.table())) {
             throw new IllegalStateException("an insert into " + block.table() + " is already in flight");
         }
-        Future<?> f = executor.submit(() -> run(block));
+        // The insert threads log with the task's Connect context ([connector|task-N]).
+        Map<String, String> mdc = MDC.getCopyOfContextMap();
+        Future<?> f = executor.submit(() -> {
+            if (mdc != null) {
+                MDC.setContextMap(mdc);
+            }
+            try {
+                run(block);
+            } finally {
+                MDC.clear();
+            }
+        });
         inFlight.put(block.table(), new InFlight(block, f));
     }
 

@@ -162,4 +162,20 @@ class TableMappingTest {
                 () -> m.append(record(Schema.STRING_SCHEMA, "plain", 4), m.newBlock(1)));
         assertTrue(e.getMessage().contains("expected a Struct or a map"), e.getMessage());
     }
+
+    @Test
+    void blockSizeCountsBytesWrittenNotBuffersReserved() {
+        TableMapping m = mapping(col("a", "String"), col("b", "LowCardinality(String)"), col("c", "Nullable(Int64)"),
+                col("d", "FixedString(8)"));
+        NativeBlock b = m.newBlock(8192);
+        assertEquals(0, b.sizeInBytes(), "an empty block holds nothing, whatever its buffers reserve");
+        Map<String, Object> v = new HashMap<>();
+        v.put("a", "xy");
+        v.put("b", "k");
+        v.put("c", 5L);
+        v.put("d", "z");
+        m.append(record(null, v, 0), b);
+        // a: 1 + 2, b: 1 key byte + 1 char + 4 index + 64 entry overhead, c: 1 + 8, d: 8
+        assertEquals(3 + 70 + 9 + 8, b.sizeInBytes());
+    }
 }
