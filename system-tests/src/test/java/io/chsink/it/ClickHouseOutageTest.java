@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-
 import com.sun.tools.attach.VirtualMachine;
 import io.chsink.it.events.Event;
 import io.chsink.it.events.EventGenerator;
@@ -49,6 +48,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -130,7 +130,7 @@ class ClickHouseOutageTest {
             WorkerLog log = new WorkerLog(h.stack.connect().logFile(), connector, h.db + "." + topic);
             h.createConnector(connector, "clickhouse-sink.json", o);
             h.rest().waitForTasksRunning(connector, TASKS, Duration.ofSeconds(60));
-            metrics = TaskMetrics.attach(h.stack.connect().logFile().getParent(), connector);
+            metrics = TaskMetrics.attach(h.stack.connect().logFile().getParent(), connector, TASKS);
 
             threads.add(daemon("status", () -> pollStatus(connector, done, failures, otherStates, statusPolls)));
             threads.add(daemon("count", () -> pollCounts(topic, done, counts)));
@@ -142,7 +142,7 @@ class ClickHouseOutageTest {
             ConnectorFailure connectorFailure = new ConnectorFailure(h.rest(), connector);
             Supplier<String> problem = () -> {
                 String f = connectorFailure.get();
-                return f != null ? f : log.poll().overBound(BUFFER_MAX_BYTES + PAUSE_OVERSHOOT_SLACK);
+                return f != null ? f : log.poll().overBound(BUFFER_MAX_BYTES, BUFFER_MAX_BYTES + PAUSE_OVERSHOOT_SLACK);
             };
             RowWatcher watcher = new RowWatcher(h.ch(), "`" + topic + "`");
             try {
@@ -220,7 +220,7 @@ class ClickHouseOutageTest {
             assertEquals(EventsTable.expected(SEED, ROWS), EventsTable.check(h.ch(), h.db, dedup));
 
             // ---- memory bound: every pause, before, during and after the outage ----
-            assertNull(log.overBound(BUFFER_MAX_BYTES + PAUSE_OVERSHOOT_SLACK));
+            assertNull(log.overBound(BUFFER_MAX_BYTES, BUFFER_MAX_BYTES + PAUSE_OVERSHOOT_SLACK));
 
             // ---- while ClickHouse was down: paused, never resumed ----
             List<LogEvent> outage = log.between(logAtKill, logAtRestart);
@@ -471,195 +471,6 @@ class ClickHouseOutageTest {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private enum Kind { PAUSE, RESUME, INSERTED, RETRY }
-
-    /** One line the connector's tasks logged; {@code offset} is its byte offset in the worker log. */
-    private record LogEvent(long offset, int task, Kind kind, long value) {
-        @Override
-        public String toString() {
-            return "task-" + task + " " + kind + " " + value;
-        }
-    }
-
-    /** The connector's task lines of the worker log, read incrementally from where the test began. */
-    private static final class WorkerLog {
-        private static final Pattern LINE = Pattern.compile("\\[([^|\\]]+)\\|task-(\\d+)\\] (?:"
-                + "Holding (\\d+) bytes \\(buffer\\.max\\.bytes=\\d+\\): consumption paused"
-                + "|Consumption resumed at (\\d+) bytes held"
-                + "|Inserted (\\d+) rows into )");
-        private final Path file;
-        private final String connector;
-        /** Retries are logged by the insert threads, which carry no connector context: matched by table. */
-        private final Pattern retry;
-        private final List<LogEvent> events = new CopyOnWriteArrayList<>();
-        private long position;
-
-        WorkerLog(Path file, String connector, String table) throws IOException {
-            this.file = file;
-            this.connector = connector;
-            this.retry = Pattern.compile("Insert of \\d+ rows into " + Pattern.quote(table) + " failed \\(attempt (\\d+)\\)");
-            this.position = Files.size(file);
-        }
-
-        /** Reads the complete lines appended since the last poll. */
-        synchronized WorkerLog poll() {
-            try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-                long length = in.length();
-                if (length <= position) {
-                    return this;
-                }
-                byte[] bytes = new byte[(int) (length - position)];
-                in.seek(position);
-                in.readFully(bytes);
-                int start = 0;
-                for (int i = 0; i < bytes.length; i++) {
-                    if (bytes[i] == '\n') {
-                        parse(position + start, new String(bytes, start, i - start, StandardCharsets.UTF_8));
-                        start = i + 1;
-                    }
-                }
-                position += start;
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot read " + file, e);
-            }
-            return this;
-        }
-
-        private void parse(long offset, String line) {
-            Matcher r = retry.matcher(line);
-            if (r.find()) {
-                events.add(new LogEvent(offset, -1, Kind.RETRY, Long.parseLong(r.group(1))));
-                return;
-            }
-            Matcher m = LINE.matcher(line);
-            if (!m.find() || !m.group(1).equals(connector)) {
-                return;
-            }
-            int task = Integer.parseInt(m.group(2));
-            if (m.group(3) != null) {
-                events.add(new LogEvent(offset, task, Kind.PAUSE, Long.parseLong(m.group(3))));
-            } else if (m.group(4) != null) {
-                events.add(new LogEvent(offset, task, Kind.RESUME, Long.parseLong(m.group(4))));
-            } else {
-                events.add(new LogEvent(offset, task, Kind.INSERTED, Long.parseLong(m.group(5))));
-            }
-        }
-
-        /** The byte offset up to which the log has been read. */
-        synchronized long size() {
-            return position;
-        }
-
-        List<LogEvent> events(long from, long to) {
-            return events.stream().filter(e -> e.offset() >= from && e.offset() < to).toList();
-        }
-
-        List<LogEvent> between(long from, long to) {
-            return events(from, to).stream().filter(e -> e.kind() != Kind.INSERTED).toList();
-        }
-
-        /** The tasks whose last pause/resume line before byte offset {@code to} is a pause. */
-        List<Integer> pausedTasks(long to) {
-            Map<Integer, Boolean> paused = new TreeMap<>();
-            for (LogEvent e : events(0, to)) {
-                if (e.kind() == Kind.PAUSE || e.kind() == Kind.RESUME) {
-                    paused.put(e.task(), e.kind() == Kind.PAUSE);
-                }
-            }
-            return paused.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
-        }
-
-        /** A description of the first pause that reported more than {@code limit} bytes held, or null. */
-        String overBound(long limit) {
-            return events.stream().filter(e -> e.kind() == Kind.PAUSE && e.value() > limit).findFirst()
-                    .map(e -> "task " + e.task() + " paused holding " + e.value() + " bytes, more than buffer.max.bytes="
-                            + BUFFER_MAX_BYTES + " plus one poll batch (" + limit + ")")
-                    .orElse(null);
-        }
-
-        /** Failed insert attempts logged (each is retried), and the highest attempt number. */
-        String retries() {
-            List<LogEvent> r = events.stream().filter(e -> e.kind() == Kind.RETRY).toList();
-            return r.size() + " failed attempts, up to attempt " + r.stream().mapToLong(LogEvent::value).max().orElse(0);
-        }
-    }
-
-    /**
-     * The sink tasks' {@code sink-record-read-total} (Connect's metric of records handed to put()), read from the
-     * worker JVM through the attach API and its local JMX agent.
-     */
-    private static final class TaskMetrics implements AutoCloseable {
-        private final JMXConnector jmx;
-        private final MBeanServerConnection server;
-        private final ObjectName pattern;
-
-        private TaskMetrics(JMXConnector jmx, ObjectName pattern) throws IOException {
-            this.jmx = jmx;
-            this.server = jmx.getMBeanServerConnection();
-            this.pattern = pattern;
-        }
-
-        /** Attaches to the stack's worker JVM: the child JVM whose log4j2 config lies in {@code workerDir}. */
-        static TaskMetrics attach(Path workerDir, String connector) throws Exception {
-            String marker = "-Dlog4j2.configurationFile=" + workerDir.resolve("worker-log4j2.properties");
-            ProcessHandle worker = ProcessHandle.current().children()
-                    .filter(ph -> commandLine(ph).contains(marker))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no child JVM with " + marker));
-            VirtualMachine vm = VirtualMachine.attach(String.valueOf(worker.pid()));
-            String address;
-            try {
-                address = vm.startLocalManagementAgent();
-            } finally {
-                vm.detach();
-            }
-            TaskMetrics m = new TaskMetrics(JMXConnectorFactory.connect(new JMXServiceURL(address)),
-                    new ObjectName("kafka.connect:type=sink-task-metrics,connector=" + connector + ",*"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (m.server.queryNames(m.pattern, null).size() < TASKS) {
-                if (System.nanoTime() > deadline) {
-                    m.close();
-                    throw new IllegalStateException("the worker has no sink-task-metrics MBeans for the " + TASKS
-                            + " tasks of " + connector + ": " + m.server.queryNames(new ObjectName("kafka.connect:*"), null));
-                }
-                Thread.sleep(200);
-            }
-            return m;
-        }
-
-        /** The process's arguments from /proc (ProcessHandle.Info truncates long command lines). */
-        private static List<String> commandLine(ProcessHandle process) {
-            try {
-                return List.of(new String(Files.readAllBytes(Path.of("/proc", String.valueOf(process.pid()), "cmdline")),
-                        StandardCharsets.UTF_8).split("\0"));
-            } catch (IOException | RuntimeException e) {
-                return List.of();
-            }
-        }
-
-        /** The sum over the connector's tasks. */
-        long recordsRead() {
-            try {
-                long total = 0;
-                for (ObjectName n : server.queryNames(pattern, null)) {
-                    total += ((Number) server.getAttribute(n, "sink-record-read-total")).longValue();
-                }
-                return total;
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot read sink-record-read-total: " + e, e);
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                jmx.close();
-            } catch (IOException e) {
-                // the worker may be gone
-            }
         }
     }
 }
