@@ -1,0 +1,180 @@
+package io.chsink.it.bench;
+
+import static java.lang.invoke.MethodType.methodType;
+
+import com.clickhouse.client.api.Client;
+import io.chsink.it.events.Event;
+import io.chsink.it.events.EventGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The connector's own encoding path, outside Kafka Connect. Events become SinkRecords with a Struct value, as
+ * JsonConverter with {@code schemas.enable=true} makes them (event_time a Connect Timestamp, revenue a Connect
+ * Decimal of scale 2); the connector's {@code TableMapping} appends them to {@code NativeBlock}s that are cut where
+ * the task cuts them with default settings (500,000 rows or 32 MiB of encoded columns, checked after every record);
+ * the blocks are written back to back as one Native body.
+ * <p>
+ * The connector's classes are on the classpath only under {@code -Pwire-formats} (runtime scope): system-tests never
+ * compiles against them. They are reached through method handles held in static finals, which the JIT inlines like
+ * direct calls, so the timing is the connector's, not the reflection's.
+ */
+final class ConnectorEncoder {
+    static final int FLUSH_MAX_ROWS = 500_000;
+    static final long FLUSH_MAX_BYTES = 32L * 1024 * 1024;
+    /** The task's initial capacity of a new block: min(flush.max.rows, 8192). */
+    private static final int INITIAL_ROWS = 8192;
+
+    static final Schema VALUE_SCHEMA = SchemaBuilder.struct().name("io.chsink.demo.Event")
+            .field("event_time", Timestamp.SCHEMA)
+            .field("user_id", Schema.INT64_SCHEMA)
+            .field("event_type", Schema.STRING_SCHEMA)
+            .field("url", Schema.STRING_SCHEMA)
+            .field("duration_ms", Schema.INT64_SCHEMA)
+            .field("country", Schema.STRING_SCHEMA)
+            .field("revenue", Decimal.builder(2).parameter("connect.decimal.precision", "10").build())
+            .build();
+
+    /** One encoding pass: the Native body, its block count, and the time spent appending and writing out. */
+    record Encoded(byte[] body, int blocks, long appendNanos, long writeNanos) {
+    }
+
+    private final Object mapping;
+
+    /** Reads the table's columns from the server with the connector's loader and builds its mapping, as a task does. */
+    ConnectorEncoder(Client client, String database, String table) {
+        try {
+            Object schema = Api.LOAD.invoke(Api.NEW_LOADER.invoke(client), Api.NEW_TABLE_ID.invoke(database, table));
+            if (schema == null) {
+                throw new IllegalStateException("table " + database + "." + table + " not found");
+            }
+            mapping = Api.NEW_MAPPING.invoke(schema);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** The first {@code count} events of {@code seed} as records of one partition, offsets 0 .. count-1. */
+    static List<SinkRecord> records(String topic, long seed, int count) {
+        List<SinkRecord> records = new ArrayList<>(count);
+        EventGenerator generator = new EventGenerator(seed);
+        for (int i = 0; i < count; i++) {
+            Event e = generator.next();
+            Struct value = new Struct(VALUE_SCHEMA)
+                    .put("event_time", new Date(e.eventTime() * 1000))
+                    .put("user_id", e.userId())
+                    .put("event_type", e.eventType())
+                    .put("url", e.url())
+                    .put("duration_ms", e.durationMs())
+                    .put("country", e.country())
+                    .put("revenue", BigDecimal.valueOf(e.revenueCents(), 2));
+            records.add(new SinkRecord(topic, 0, null, null, VALUE_SCHEMA, value, i));
+        }
+        return records;
+    }
+
+    /** Appends every record, cutting blocks like the task, then writes the blocks into one body. */
+    Encoded encode(List<SinkRecord> records) {
+        try {
+            long start = System.nanoTime();
+            List<Object> blocks = new ArrayList<>();
+            Object block = null;
+            long bytes = 0;
+            for (SinkRecord record : records) {
+                if (block == null) {
+                    block = (Object) Api.NEW_BLOCK.invokeExact(mapping, INITIAL_ROWS);
+                }
+                Api.APPEND.invokeExact(mapping, record, block);
+                if ((int) Api.ROWS.invokeExact(block) >= FLUSH_MAX_ROWS || (long) Api.SIZE.invokeExact(block) >= FLUSH_MAX_BYTES) {
+                    bytes += (long) Api.SIZE.invokeExact(block);
+                    blocks.add(block);
+                    block = null;
+                }
+            }
+            if (block != null) {
+                bytes += (long) Api.SIZE.invokeExact(block);
+                blocks.add(block);
+            }
+            long appended = System.nanoTime();
+            ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 16, bytes + 4096L * blocks.size()));
+            for (Object b : blocks) {
+                Api.WRITE_TO.invokeExact(b, (OutputStream) out);
+            }
+            long written = System.nanoTime();
+            return new Encoded(out.toByteArray(), blocks.size(), appended - start, written - appended);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    private static RuntimeException unchecked(Throwable e) {
+        if (e instanceof RuntimeException r) {
+            return r;
+        }
+        if (e instanceof Error err) {
+            throw err;
+        }
+        return new IllegalStateException(e);
+    }
+
+    /** Handles on the connector's classes, typed with Object in place of the connector's own types. */
+    private static final class Api {
+        static final MethodHandle NEW_TABLE_ID;
+        static final MethodHandle NEW_LOADER;
+        static final MethodHandle LOAD;
+        static final MethodHandle NEW_MAPPING;
+        static final MethodHandle NEW_BLOCK;
+        static final MethodHandle APPEND;
+        static final MethodHandle ROWS;
+        static final MethodHandle SIZE;
+        static final MethodHandle WRITE_TO;
+
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+                Class<?> tableId = load("io.chsink.connect.schema.TableId");
+                Class<?> tableSchema = load("io.chsink.connect.schema.TableSchema");
+                Class<?> loader = load("io.chsink.connect.schema.TableSchemaLoader");
+                Class<?> tableMapping = load("io.chsink.connect.mapping.TableMapping");
+                Class<?> nativeBlock = load("io.chsink.connect.encoder.NativeBlock");
+                NEW_TABLE_ID = lookup.findConstructor(tableId, methodType(void.class, String.class, String.class))
+                        .asType(methodType(Object.class, String.class, String.class));
+                NEW_LOADER = lookup.findConstructor(loader, methodType(void.class, Client.class))
+                        .asType(methodType(Object.class, Client.class));
+                LOAD = lookup.findVirtual(loader, "load", methodType(tableSchema, tableId))
+                        .asType(methodType(Object.class, Object.class, Object.class));
+                NEW_MAPPING = lookup.findConstructor(tableMapping, methodType(void.class, tableSchema))
+                        .asType(methodType(Object.class, Object.class));
+                NEW_BLOCK = lookup.findVirtual(tableMapping, "newBlock", methodType(nativeBlock, int.class))
+                        .asType(methodType(Object.class, Object.class, int.class));
+                APPEND = lookup.findVirtual(tableMapping, "append", methodType(void.class, SinkRecord.class, nativeBlock))
+                        .asType(methodType(void.class, Object.class, SinkRecord.class, Object.class));
+                ROWS = lookup.findVirtual(nativeBlock, "rows", methodType(int.class))
+                        .asType(methodType(int.class, Object.class));
+                SIZE = lookup.findVirtual(nativeBlock, "sizeInBytes", methodType(long.class))
+                        .asType(methodType(long.class, Object.class));
+                WRITE_TO = lookup.findVirtual(nativeBlock, "writeTo", methodType(void.class, OutputStream.class))
+                        .asType(methodType(void.class, Object.class, OutputStream.class));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("the connector's classes are not on the classpath "
+                        + "(run through the wire-formats profile: mvn -B package -Pwire-formats)", e);
+            }
+        }
+
+        private static Class<?> load(String name) throws ClassNotFoundException {
+            return Class.forName(name, true, ConnectorEncoder.class.getClassLoader());
+        }
+    }
+}

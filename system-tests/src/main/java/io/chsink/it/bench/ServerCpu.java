@@ -1,0 +1,73 @@
+package io.chsink.it.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * CPU time (user + system, all threads) of the embedded ClickHouse process, read from {@code /proc/PID/stat}; the
+ * process is the one whose command line holds {@code --http_port PORT}. Unlike wall time, CPU time barely moves when
+ * other processes compete for the cores. Resolution is one clock tick (10 ms); unknown (-1) off Linux.
+ */
+final class ServerCpu {
+    private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ = 100 on Linux
+
+    private final Path stat;
+
+    private ServerCpu(Path stat) {
+        this.stat = stat;
+    }
+
+    static ServerCpu of(int httpPort) {
+        byte[] needle = ("--http_port\0" + httpPort + "\0").getBytes(StandardCharsets.ISO_8859_1);
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"),
+                p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
+            for (Path proc : procs) {
+                try {
+                    String cmdline = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.ISO_8859_1);
+                    if (cmdline.contains(new String(needle, StandardCharsets.ISO_8859_1))) {
+                        return new ServerCpu(proc.resolve("stat"));
+                    }
+                } catch (IOException gone) {
+                    // the process ended while we looked
+                }
+            }
+        } catch (IOException | UnsupportedOperationException noProc) {
+            // not Linux
+        }
+        return new ServerCpu(null);
+    }
+
+    /** CPU time in user and in system (kernel: page faults, socket reads) mode; both -1 when unknown. */
+    record Sample(long userNanos, long sysNanos) {
+        boolean known() {
+            return userNanos >= 0;
+        }
+
+        Sample minus(Sample before) {
+            return known() && before.known() ? new Sample(userNanos - before.userNanos, sysNanos - before.sysNanos)
+                    : new Sample(-1, -1);
+        }
+    }
+
+    /** The process's CPU time so far. */
+    Sample sample() {
+        if (stat == null) {
+            return new Sample(-1, -1);
+        }
+        try {
+            String s = Files.readString(stat, StandardCharsets.ISO_8859_1);
+            // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
+            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+            return new Sample(Long.parseLong(f[11]) * NANOS_PER_TICK, Long.parseLong(f[12]) * NANOS_PER_TICK);
+        } catch (IOException | RuntimeException e) {
+            return new Sample(-1, -1);
+        }
+    }
+
+    String describe() {
+        return stat == null ? "not found" : stat.getParent().toString();
+    }
+}
