@@ -64,7 +64,7 @@ public final class ClickHouseServer implements AutoCloseable {
     }
 
     public static Builder builder(Path workDir) {
-        return new Builder(workDir);
+        return new Builder(workDir.toAbsolutePath());
     }
 
     /** An existing server, for example {@code external("http://127.0.0.1:8123", "default", "")}; not managed here. */

@@ -74,6 +74,7 @@ public final class ConnectWorker implements AutoCloseable {
      * 200 and {@code GET /connector-plugins} lists {@value #CONNECTOR_CLASS}.
      */
     public ConnectWorker start(Path workDir, String bootstrapServers, Map<String, String> overrides) {
+        workDir = workDir.toAbsolutePath(); // the child JVM runs in another working directory
         requireManaged();
         if (jvm != null && jvm.isAlive()) {
             throw new IllegalStateException("worker already running at " + rest.baseUrl());
@@ -195,7 +196,7 @@ public final class ConnectWorker implements AutoCloseable {
             throw new IllegalStateException("plugin path " + dir + " does not exist: build the connector zip and run"
                     + " mvn -pl system-tests generate-resources to unpack it");
         }
-        return dir;
+        return Path.of(dir).toAbsolutePath().toString(); // the worker runs in its own working directory
     }
 
     private static String requiredProperty(String name, String meaning) {

@@ -61,6 +61,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Like {@link #start(Path)}, with extra or replaced broker properties. */
     public KafkaBroker start(Path workDir, Map<String, String> overrides) {
+        workDir = workDir.toAbsolutePath(); // the child JVM runs in another working directory
         requireManaged();
         if (jvm != null && jvm.isAlive()) {
             throw new IllegalStateException("broker already running at " + bootstrapServers);
