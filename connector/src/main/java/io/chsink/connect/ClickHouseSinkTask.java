@@ -8,6 +8,7 @@ import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.offset.OffsetTracker;
+import io.chsink.connect.offset.RewindTracker;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.BlockInserter;
@@ -55,6 +56,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private ErrantRecordReporter reporter;
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
     private final Map<TableId, Long> mappingLoadedAt = new HashMap<>();
+    private final RewindTracker rewinds = new RewindTracker();
     private ConnectException fatal;
     private boolean paused;
     private final TaskStats stats = new TaskStats();
@@ -92,6 +94,9 @@ public class ClickHouseSinkTask extends SinkTask {
         resolveTables(records, now);
         for (SinkRecord r : records) {
             stats.received++;
+            if (rewinds.skip(r)) {
+                continue;
+            }
             if (r.value() == null) {
                 stats.tombstones++;
                 continue;
@@ -114,7 +119,18 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         submitSealed();
         applyBackpressure();
+        rewinds.batchDone();
         stats.maybeLog(LOG, now);
+    }
+
+    /** Seeks partitions back so that Connect redelivers their records from the given offsets. */
+    private void rewind(Map<TopicPartition, Long> to, String why) {
+        if (to.isEmpty()) {
+            return;
+        }
+        LOG.info("Rewinding {} to re-read records: {}", to, why);
+        context.offset(to);
+        rewinds.requested(to);
     }
 
     /**
@@ -221,6 +237,8 @@ public class ClickHouseSinkTask extends SinkTask {
                 verified = true;
                 stats.inserted(c.block.rows(), c.elapsedMs);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
+            } else if (c.failure.tableMismatch() && tableChangedSince(c.block)) {
+                replayWithNewColumns(c.block, c.failure.message());
             } else if (fatal == null) {
                 fatal = new ConnectException("Insert of " + c.block.rows() + " rows into " + c.block.table()
                         + " failed: " + c.failure.message(), c.failure.cause());
@@ -230,6 +248,34 @@ public class ClickHouseSinkTask extends SinkTask {
         if (verified) {
             context.requestCommit();
         }
+    }
+
+    /** Whether the table's columns differ now from those the block was encoded for. */
+    private boolean tableChangedSince(TableBlock block) {
+        try {
+            io.chsink.connect.schema.TableSchema now = schemaLoader.load(block.table());
+            return now != null && !sameColumns(block.mapping(), now);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The table changed under a block (a column dropped or retyped): its rows, and those of every later block of
+     * the table, are dropped and their partitions rewound, so the records come again and are encoded for the
+     * table as it is now.
+     */
+    private void replayWithNewColumns(TableBlock failed, String reason) {
+        mappings.remove(failed.table());
+        Map<TopicPartition, Long> to = new HashMap<>();
+        List<TableBlock> dropped = new ArrayList<>(buffer.clear(failed.table()));
+        dropped.add(failed);
+        for (TableBlock b : dropped) {
+            for (Map.Entry<TopicPartition, long[]> e : b.offsetRanges().entrySet()) {
+                to.merge(e.getKey(), e.getValue()[0], Math::min);
+            }
+        }
+        rewind(to, "table " + failed.table() + " changed while a block was on its way (" + reason + ")");
     }
 
     /** Pauses consumption while the task holds buffer.max.bytes or more; keeps put() coming while blocks wait. */
@@ -258,16 +304,15 @@ public class ClickHouseSinkTask extends SinkTask {
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         collectCompletions();
-        if (fatal == null) {
-            submitSealed();
-        }
-        List<TableBlock> pending = new ArrayList<>(buffer.blocks());
-        pending.addAll(pipeline.inFlightBlocks());
+        rewinds.batchDone(); // a rewind asked for here takes effect before the next batch
         if (fatal != null) {
             // The failed block's rows are not in the buffer any more: never commit past them.
             return new HashMap<>();
         }
-        return OffsetTracker.committable(currentOffsets, pending);
+        submitSealed();
+        List<TableBlock> pending = new ArrayList<>(buffer.blocks());
+        pending.addAll(pipeline.inFlightBlocks());
+        return OffsetTracker.committable(currentOffsets, pending, rewinds.pending());
     }
 
     @Override
@@ -302,10 +347,9 @@ public class ClickHouseSinkTask extends SinkTask {
                 }
             }
         }
-        if (!rewind.isEmpty()) {
-            LOG.info("Rewinding {} to re-read records whose blocks were dropped on rebalance", rewind);
-            context.offset(rewind);
-        }
+        rewinds.revoked(revoked);
+        rewind(rewind, "their blocks were dropped when partitions " + partitions + " were revoked");
+        rewinds.batchDone();
     }
 
     @Override

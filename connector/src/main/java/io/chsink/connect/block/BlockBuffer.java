@@ -109,6 +109,20 @@ public final class BlockBuffer {
         return total;
     }
 
+    /** Forgets the open and sealed blocks of one table (their records will be redelivered) and returns them. */
+    public Collection<TableBlock> clear(TableId table) {
+        List<TableBlock> out = new ArrayList<>();
+        TableBlock b = open.remove(table);
+        if (b != null) {
+            out.add(b);
+        }
+        Deque<TableBlock> q = sealed.remove(table);
+        if (q != null) {
+            out.addAll(q);
+        }
+        return out;
+    }
+
     /** Forgets every open and sealed block (their records will be redelivered) and returns them. */
     public Collection<TableBlock> clear() {
         Collection<TableBlock> all = blocks();

@@ -19,10 +19,13 @@ public final class OffsetTracker {
     /**
      * @param consumed the offsets Connect has handed to the task (preCommit's argument)
      * @param pending every block not yet verified: open, in flight or failed
+     * @param rewinds partitions sought back to re-read the records of dropped blocks, with the first offset to
+     *     re-read: until those records are back in a block, nothing at or after it is committable
      */
     public static Map<TopicPartition, OffsetAndMetadata> committable(
-            Map<TopicPartition, OffsetAndMetadata> consumed, Collection<TableBlock> pending) {
-        Map<TopicPartition, Long> firstPending = new HashMap<>();
+            Map<TopicPartition, OffsetAndMetadata> consumed, Collection<TableBlock> pending,
+            Map<TopicPartition, Long> rewinds) {
+        Map<TopicPartition, Long> firstPending = new HashMap<>(rewinds);
         for (TableBlock b : pending) {
             for (Map.Entry<TopicPartition, long[]> e : b.offsetRanges().entrySet()) {
                 firstPending.merge(e.getKey(), e.getValue()[0], Math::min);

@@ -16,12 +16,26 @@ public final class InsertFailure {
     private static final Set<Integer> RETRIABLE_CODES = new HashSet<>(Arrays.asList(
             3, 107, 159, 164, 202, 203, 209, 210, 236, 241, 242, 252, 279, 285, 319, 425, 999, 1000));
 
+    /**
+     * Server error codes that mean the block no longer fits the table (a column was dropped, renamed or changed
+     * type): NO_SUCH_COLUMN_IN_TABLE(16), NOT_FOUND_COLUMN_IN_BLOCK(10), THERE_IS_NO_COLUMN(8),
+     * NUMBER_OF_COLUMNS_DOESNT_MATCH(20), ILLEGAL_COLUMN(44), UNKNOWN_IDENTIFIER(47), TYPE_MISMATCH(53),
+     * CANNOT_CONVERT_TYPE(70).
+     */
+    private static final Set<Integer> TABLE_CHANGED_CODES = new HashSet<>(Arrays.asList(16, 10, 8, 20, 44, 47, 53, 70));
+
     private final boolean retriable;
+    private final boolean tableMismatch;
     private final String message;
     private final Throwable cause;
 
     private InsertFailure(boolean retriable, String message, Throwable cause) {
+        this(retriable, false, message, cause);
+    }
+
+    private InsertFailure(boolean retriable, boolean tableMismatch, String message, Throwable cause) {
         this.retriable = retriable;
+        this.tableMismatch = tableMismatch;
         this.message = message;
         this.cause = cause;
     }
@@ -36,7 +50,8 @@ public final class InsertFailure {
         ServerException server = find(t, ServerException.class);
         if (server != null) {
             boolean retry = RETRIABLE_CODES.contains(server.getCode());
-            return new InsertFailure(retry, "ClickHouse error " + server.getCode() + ": " + firstLine(server.getMessage()), root);
+            return new InsertFailure(retry, TABLE_CHANGED_CODES.contains(server.getCode()),
+                    "ClickHouse error " + server.getCode() + ": " + firstLine(server.getMessage()), root);
         }
         java.io.IOException io = find(t, java.io.IOException.class); // connect, socket timeout, reset
         if (io != null) {
@@ -47,10 +62,6 @@ public final class InsertFailure {
             return new InsertFailure(true, "ClickHouse client error: " + firstLine(root.getMessage()), root);
         }
         return new InsertFailure(false, root.getClass().getSimpleName() + ": " + firstLine(root.getMessage()), root);
-    }
-
-    static InsertFailure permanent(String message) {
-        return new InsertFailure(false, message, null);
     }
 
     private static <T extends Throwable> T find(Throwable t, Class<T> type) {
@@ -73,6 +84,11 @@ public final class InsertFailure {
 
     public boolean retriable() {
         return retriable;
+    }
+
+    /** The server rejected the block's columns: the table may have changed since the block was encoded. */
+    public boolean tableMismatch() {
+        return tableMismatch;
     }
 
     public String message() {

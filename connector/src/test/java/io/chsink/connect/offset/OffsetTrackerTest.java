@@ -40,7 +40,7 @@ class OffsetTrackerTest {
         consumed.put(P0, new OffsetAndMetadata(100));
         consumed.put(P1, new OffsetAndMetadata(50));
         TableBlock pending = block(new long[][] {{0, 90}, {0, 91}, {0, 95}});
-        Map<TopicPartition, OffsetAndMetadata> out = OffsetTracker.committable(consumed, Arrays.asList(pending));
+        Map<TopicPartition, OffsetAndMetadata> out = OffsetTracker.committable(consumed, Arrays.asList(pending), Collections.emptyMap());
         assertEquals(90, out.get(P0).offset());
         assertEquals(50, out.get(P1).offset(), "nothing pending: everything consumed is done");
     }
@@ -52,7 +52,7 @@ class OffsetTrackerTest {
         consumed.put(P1, new OffsetAndMetadata(300));
         TableBlock inFlight = block(new long[][] {{0, 120}, {1, 7}});
         TableBlock open = block(new long[][] {{0, 200}, {1, 3}});
-        Map<TopicPartition, OffsetAndMetadata> out = OffsetTracker.committable(consumed, Arrays.asList(open, inFlight));
+        Map<TopicPartition, OffsetAndMetadata> out = OffsetTracker.committable(consumed, Arrays.asList(open, inFlight), Collections.emptyMap());
         assertEquals(120, out.get(P0).offset());
         assertEquals(3, out.get(P1).offset());
     }
