@@ -77,6 +77,9 @@ public final class TableMapping {
     public void append(SinkRecord record, NativeBlock block) {
         RecordPlan plan = planFor(record);
         Object value = record.value();
+        if (!unwritable.isEmpty()) {
+            rejectValuesForUnwritableColumns(record, value);
+        }
         block.beginRow();
         int i = 0;
         try {
@@ -128,7 +131,27 @@ public final class TableMapping {
                 field == null ? "missing" : ValueException.kindOf(v), reason);
     }
 
-    /** Columns without a writer yet; a record reaching one of them fails only if the column needs a value. */
+    /** A value for a column the connector cannot write would be lost silently: that is an error instead. */
+    private void rejectValuesForUnwritableColumns(SinkRecord record, Object value) {
+        for (TableColumn c : unwritable) {
+            Object v;
+            if (value instanceof Struct) {
+                Struct st = (Struct) value;
+                v = st.schema().field(c.name()) == null ? null : st.get(c.name());
+            } else {
+                v = ((Map<?, ?>) value).get(c.name());
+            }
+            if (v != null) {
+                throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d "
+                        + "into table %s: field '%s' -> column '%s' (ClickHouse type %s): value is %s: this "
+                        + "connector version does not write %s columns yet", record.topic(), record.kafkaPartition(),
+                        record.kafkaOffset(), schema.table(), c.name(), c.name(), c.type().text(),
+                        ValueException.kindOf(v), c.type().kind()));
+            }
+        }
+    }
+
+    /** Columns without a writer yet: left to their defaults, and a record with a value for one is rejected. */
     public List<TableColumn> unwritableColumns() {
         return unwritable;
     }

@@ -178,4 +178,19 @@ class TableMappingTest {
         // a: 1 + 2, b: 1 key byte + 1 char + 4 index + 64 entry overhead, c: 1 + 8, d: 8
         assertEquals(3 + 70 + 9 + 8, b.sizeInBytes());
     }
+
+    @Test
+    void aValueForAColumnTypeNotWrittenYetIsAnErrorNotASilentDefault() {
+        TableMapping m = mapping(col("id", "UInt32"), col("tags", "Array(String)"));
+        assertEquals(Arrays.asList("`id`"), m.quotedColumnNames());
+        NativeBlock b = m.newBlock(2);
+        Map<String, Object> without = new HashMap<>();
+        without.put("id", 1L);
+        m.append(record(null, without, 0), b);
+        Map<String, Object> with = new HashMap<>(without);
+        with.put("tags", Arrays.asList("a", "b"));
+        RecordMappingException e = assertThrows(RecordMappingException.class, () -> m.append(record(null, with, 1), b));
+        assertTrue(e.getMessage().contains("column 'tags' (ClickHouse type Array(String))"), e.getMessage());
+        assertEquals(1, b.rows());
+    }
 }
