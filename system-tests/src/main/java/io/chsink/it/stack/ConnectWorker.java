@@ -22,25 +22,28 @@ import java.util.Properties;
  * JVM options default to {@code -Xmx1g}, overridable with system property {@code chsink.worker.jvm.opts} or
  * {@link #jvmOptions}.
  */
-public final class ConnectWorker implements AutoCloseable {
+public final class ConnectWorker extends ChildJvmService {
     /** The connector class the worker must list before it counts as started. */
     public static final String CONNECTOR_CLASS = "io.chsink.connect.ClickHouseSinkConnector";
     private static final System.Logger LOG = System.getLogger(ConnectWorker.class.getName());
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
 
-    private final boolean external;
     private List<String> jvmOptions = ChildJvm.jvmOptions("chsink.worker.jvm.opts", "-Xmx1g");
     private ConnectRest rest;
     private String pluginPath;
-    private ChildJvm jvm;
 
     public ConnectWorker() {
-        this.external = false;
+        super(false);
     }
 
     private ConnectWorker(String restUrl) {
-        this.external = true;
+        super(true);
         this.rest = new ConnectRest(restUrl);
+    }
+
+    @Override
+    protected String describe() {
+        return "Connect worker" + (rest == null ? "" : " " + rest.baseUrl());
     }
 
     /** A worker started elsewhere: {@link #rest()} works, start/stop/kill throw. */
@@ -147,35 +150,6 @@ public final class ConnectWorker implements AutoCloseable {
         return rest().baseUrl();
     }
 
-    /** Clean shutdown (SIGTERM: the worker leaves its group; SIGKILL after 60 s); returns the exit code. */
-    public int stop() {
-        requireStarted();
-        return jvm.stop(Duration.ofSeconds(60));
-    }
-
-    /** SIGKILL, no shutdown at all; returns the exit code (137). */
-    public int kill() {
-        requireStarted();
-        return jvm.kill();
-    }
-
-    public boolean isRunning() {
-        return jvm != null && jvm.isAlive();
-    }
-
-    /** The worker's log4j2 log file (kept after stop, appended to on restart). */
-    public Path logFile() {
-        requireStarted();
-        return jvm.logFile();
-    }
-
-    /** Stops the worker if it runs; an external worker is left alone. */
-    @Override
-    public void close() {
-        if (isRunning()) {
-            stop();
-        }
-    }
 
     private static Map<String, String> exampleConfig() {
         Path file = Path.of(requiredProperty("chsink.config.dir", "the repo's config/ directory"), "connect-distributed.properties");
@@ -206,18 +180,5 @@ public final class ConnectWorker implements AutoCloseable {
                     + " configuration in system-tests/pom.xml sets it");
         }
         return value;
-    }
-
-    private void requireManaged() {
-        if (external) {
-            throw new UnsupportedOperationException("external Connect worker " + rest.baseUrl() + " is not managed here");
-        }
-    }
-
-    private void requireStarted() {
-        requireManaged();
-        if (jvm == null) {
-            throw new IllegalStateException("worker not started");
-        }
     }
 }

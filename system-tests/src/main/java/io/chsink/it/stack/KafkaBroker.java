@@ -24,23 +24,26 @@ import org.apache.kafka.common.Uuid;
  * JVM options default to {@code -Xmx512m}, overridable with system property {@code chsink.broker.jvm.opts}
  * or {@link #jvmOptions}.
  */
-public final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker extends ChildJvmService {
     private static final System.Logger LOG = System.getLogger(KafkaBroker.class.getName());
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
 
-    private final boolean external;
     private List<String> jvmOptions = ChildJvm.jvmOptions("chsink.broker.jvm.opts", "-Xmx512m");
     private String bootstrapServers;
-    private ChildJvm jvm;
     private Admin admin;
 
     public KafkaBroker() {
-        this.external = false;
+        super(false);
     }
 
     private KafkaBroker(String bootstrapServers) {
-        this.external = true;
+        super(true);
         this.bootstrapServers = bootstrapServers;
+    }
+
+    @Override
+    protected String describe() {
+        return "Kafka cluster" + (bootstrapServers == null ? "" : " " + bootstrapServers);
     }
 
     /** A cluster started elsewhere: topics and admin work, start/stop/kill throw. */
@@ -202,54 +205,18 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** Clean shutdown (SIGTERM, SIGKILL after 60 s); returns the exit code. */
-    public int stop() {
-        requireStarted();
-        return jvm.stop(Duration.ofSeconds(60));
-    }
-
-    /** SIGKILL; returns the exit code (137). */
-    public int kill() {
-        requireStarted();
-        return jvm.kill();
-    }
-
-    public boolean isRunning() {
-        return jvm != null && jvm.isAlive();
-    }
-
-    /** The broker's log4j2 log file (kept after stop). */
-    public Path logFile() {
-        requireStarted();
-        return jvm.logFile();
-    }
 
     /** Closes the admin client and stops the broker if it runs; an external cluster is left alone. */
     @Override
     public void close() {
         closeAdmin();
-        if (isRunning()) {
-            stop();
-        }
+        super.close();
     }
 
     private synchronized void closeAdmin() {
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
             admin = null;
-        }
-    }
-
-    private void requireManaged() {
-        if (external) {
-            throw new UnsupportedOperationException("external Kafka cluster " + bootstrapServers + " is not managed here");
-        }
-    }
-
-    private void requireStarted() {
-        requireManaged();
-        if (jvm == null) {
-            throw new IllegalStateException("broker not started");
         }
     }
 }

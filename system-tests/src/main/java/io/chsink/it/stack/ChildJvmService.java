@@ -1,0 +1,64 @@
+package io.chsink.it.stack;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A stack service that runs as a child JVM started here, or an external one that is only talked to: the
+ * lifecycle calls the broker and the worker share.
+ */
+abstract class ChildJvmService implements AutoCloseable {
+    private final boolean external;
+    /** The running (or last) child JVM; null before the first start and for external services. */
+    protected ChildJvm jvm;
+
+    protected ChildJvmService(boolean external) {
+        this.external = external;
+    }
+
+    /** For messages: "Kafka cluster host:port", "Connect worker http://...". */
+    protected abstract String describe();
+
+    /** Clean shutdown (SIGTERM, SIGKILL after 60 s); returns the exit code. */
+    public int stop() {
+        requireStarted();
+        return jvm.stop(Duration.ofSeconds(60));
+    }
+
+    /** SIGKILL, no shutdown at all; returns the exit code (137). */
+    public int kill() {
+        requireStarted();
+        return jvm.kill();
+    }
+
+    public boolean isRunning() {
+        return jvm != null && jvm.isAlive();
+    }
+
+    /** The child's log4j2 log file (kept after stop, appended to on restart). */
+    public Path logFile() {
+        requireStarted();
+        return jvm.logFile();
+    }
+
+    /** Stops the child if it runs; an external service is left alone. */
+    @Override
+    public void close() {
+        if (isRunning()) {
+            stop();
+        }
+    }
+
+    protected void requireManaged() {
+        if (external) {
+            throw new UnsupportedOperationException("external " + describe() + " is not managed here");
+        }
+    }
+
+    protected void requireStarted() {
+        requireManaged();
+        if (jvm == null) {
+            throw new IllegalStateException(describe() + " not started");
+        }
+    }
+}
