@@ -24,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -100,13 +99,10 @@ class ClickHouseOutageTest {
     void connectorRidesOutAClickHouseOutageWithBoundedMemoryAndLosesNothing() throws Exception {
         String topic = SinkHarness.unique("outage");
         String connector = SinkHarness.unique("sink");
-        String dedup = topic + "_distinct";
         ClickHouseServer clickhouse = h.stack.clickhouse();
         clickhouse.exec(EventsTable.createSql(h.db, topic));
         h.stack.kafka().createTopic(topic, PARTITIONS);
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", String.valueOf(TASKS));
+        Map<String, String> o = SinkHarness.overrides(topic, TASKS);
         o.put("value.converter.schemas.enable", "true");
         o.put("buffer.max.bytes", String.valueOf(BUFFER_MAX_BYTES));
         o.put("flush.max.bytes", String.valueOf(FLUSH_MAX_BYTES));
@@ -214,10 +210,7 @@ class ClickHouseOutageTest {
 
             // ---- every event landed; the distinct rows are exactly the dataset ----
             long total = h.scalar("SELECT count() FROM `" + topic + "`");
-            clickhouse.exec(EventsTable.createSql(h.db, dedup));
-            clickhouse.exec("INSERT INTO `" + dedup + "` SELECT DISTINCT * FROM `" + topic + "`");
-            assertEquals(ROWS, h.scalar("SELECT count() FROM `" + dedup + "`"));
-            assertEquals(EventsTable.expected(SEED, ROWS), EventsTable.check(h.ch(), h.db, dedup));
+            h.assertDistinctRowsAreTheDataset(topic, SEED, ROWS);
 
             // ---- memory bound: every pause, before, during and after the outage ----
             assertNull(log.overBound(BUFFER_MAX_BYTES, BUFFER_MAX_BYTES + PAUSE_OVERSHOOT_SLACK));

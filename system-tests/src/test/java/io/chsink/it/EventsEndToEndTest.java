@@ -7,7 +7,6 @@ import io.chsink.it.events.DirectLoader;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.EventProducer;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,9 +27,7 @@ class EventsEndToEndTest {
         h.stack.kafka().createTopic(topic, 4);
         new EventProducer(h.stack.kafka().bootstrapServers()).produce(topic, 4, new EventGenerator(seed), rows,
                 withSchema, null);
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "2");
+        Map<String, String> o = SinkHarness.overrides(topic, 2);
         o.put("value.converter.schemas.enable", Boolean.toString(withSchema));
         try {
             h.createConnector(connector, "clickhouse-sink.json", o);

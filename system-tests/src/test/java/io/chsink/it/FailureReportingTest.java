@@ -34,9 +34,7 @@ class FailureReportingTest {
         String connector = SinkHarness.unique("sink");
         h.stack.kafka().createTopic(topic, 1);
         new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, Arrays.asList("{\"a\":1}"));
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "1");
+        Map<String, String> o = SinkHarness.overrides(topic, 1);
         o.put("value.converter.schemas.enable", "false");
         // Listed topics are checked by validate(): Connect refuses the connector, naming the table.
         io.chsink.it.stack.ConnectRest.RestException refused = org.junit.jupiter.api.Assertions.assertThrows(
@@ -64,9 +62,7 @@ class FailureReportingTest {
         h.stack.kafka().createTopic(topic, 1);
         new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, Arrays.asList(
                 "{\"id\":1,\"level\":3}", "{\"id\":2,\"level\":4}", "{\"id\":3,\"level\":300}"));
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "1");
+        Map<String, String> o = SinkHarness.overrides(topic, 1);
         o.put("value.converter.schemas.enable", "false");
         try {
             h.createConnector(connector, "clickhouse-sink.json", o);
@@ -91,9 +87,7 @@ class FailureReportingTest {
             values.add(i % 100 == 7 ? "{\"id\":" + i + ",\"level\":\"high\"}" : "{\"id\":" + i + ",\"level\":" + (i % 200) + "}");
         }
         new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, values);
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "1");
+        Map<String, String> o = SinkHarness.overrides(topic, 1);
         o.put("errors.deadletterqueue.topic.name", dlq);
         try {
             h.createConnector(connector, "clickhouse-sink-schemaless.json", o);

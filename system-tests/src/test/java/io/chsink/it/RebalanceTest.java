@@ -11,7 +11,6 @@ import io.chsink.it.stack.ConnectWorker;
 import io.chsink.it.stack.RowWatcher;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Assumptions;
@@ -34,9 +33,7 @@ class RebalanceTest {
         String connector = SinkHarness.unique("sink");
         h.stack.clickhouse().exec(EventsTable.createSql(h.db, topic));
         h.stack.kafka().createTopic(topic, 4);
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "2");
+        Map<String, String> o = SinkHarness.overrides(topic, 2);
         o.put("flush.max.rows", "5000");
         ConnectWorker second = new ConnectWorker();
         try {
@@ -65,10 +62,7 @@ class RebalanceTest {
             assertEquals(rows, producing.get().longValue());
             new RowWatcher(h.ch(), "`" + topic + "`", "uniqExact(*)").awaitRows(rows, Duration.ofMinutes(5),
                     Duration.ofSeconds(120), failure, null);
-            String distinct = topic + "_distinct";
-            h.stack.clickhouse().exec(EventsTable.createSql(h.db, distinct));
-            h.stack.clickhouse().exec("INSERT INTO `" + distinct + "` SELECT DISTINCT * FROM `" + topic + "`");
-            assertEquals(EventsTable.expected(seed, rows), EventsTable.check(h.ch(), h.db, distinct));
+            h.assertDistinctRowsAreTheDataset(topic, seed, rows);
             long total = h.scalar("SELECT count() FROM `" + topic + "`");
             System.out.printf("RebalanceTest: second worker joined at %d rows, left at %d; %d rows in the end "
                     + "(%d duplicates)%n", joined, left, total, total - rows);

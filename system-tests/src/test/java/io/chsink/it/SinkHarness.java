@@ -1,5 +1,6 @@
 package io.chsink.it;
 
+import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.stack.ClickHouseHttp;
@@ -45,6 +46,26 @@ final class SinkHarness {
     long awaitRows(String table, long expected, String connector) {
         return new RowWatcher(ch(), "`" + db + "`.`" + table + "`").awaitRows(expected, Duration.ofMinutes(5),
                 Duration.ofSeconds(90), new ConnectorFailure(rest(), connector), null);
+    }
+
+    /**
+     * Asserts that the distinct rows of an events table are exactly the first {@code rows} generated events of
+     * {@code seed} (duplicates from at-least-once redelivery aside): count and check line of a DISTINCT copy.
+     */
+    void assertDistinctRowsAreTheDataset(String table, long seed, long rows) {
+        String distinct = table + "_distinct";
+        stack.clickhouse().exec(EventsTable.createSql(db, distinct));
+        stack.clickhouse().exec("INSERT INTO `" + distinct + "` SELECT DISTINCT * FROM `" + table + "`");
+        org.junit.jupiter.api.Assertions.assertEquals(rows, scalar("SELECT count() FROM `" + distinct + "`"));
+        org.junit.jupiter.api.Assertions.assertEquals(EventsTable.expected(seed, rows), EventsTable.check(ch(), db, distinct));
+    }
+
+    /** Connector overrides every test starts from: its topic and tasks.max. */
+    static Map<String, String> overrides(String topic, int tasks) {
+        Map<String, String> o = new HashMap<>();
+        o.put("topics", topic);
+        o.put("tasks.max", Integer.toString(tasks));
+        return o;
     }
 
     long scalar(String sql) {

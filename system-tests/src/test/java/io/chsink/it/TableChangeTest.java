@@ -9,7 +9,6 @@ import io.chsink.it.stack.RowWatcher;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,9 +30,7 @@ class TableChangeTest {
         h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (id UInt32, a String, extra String) "
                 + "ENGINE = MergeTree ORDER BY id");
         h.stack.kafka().createTopic(topic, 2);
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "1");
+        Map<String, String> o = SinkHarness.overrides(topic, 1);
         o.put("flush.max.rows", "1000");
         o.put("value.converter.schemas.enable", "false");
         try {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.chsink.it.kafka.EventProducer;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -48,9 +47,7 @@ class TypedValuesTest {
         h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (" + COLUMNS + ") ENGINE = MergeTree ORDER BY id");
         h.stack.kafka().createTopic(topic, 1);
         new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, Arrays.asList(values));
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "1");
+        Map<String, String> o = SinkHarness.overrides(topic, 1);
         o.put("value.converter.schemas.enable", Boolean.toString(withSchema));
         try {
             h.createConnector(connector, "clickhouse-sink.json", o);

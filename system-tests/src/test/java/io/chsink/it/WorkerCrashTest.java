@@ -10,7 +10,6 @@ import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.kafka.EventProducer;
 import io.chsink.it.stack.RowWatcher;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -28,12 +27,9 @@ class WorkerCrashTest {
         long seed = 99;
         String topic = SinkHarness.unique("crash");
         String connector = SinkHarness.unique("sink");
-        String dedup = topic + "_distinct";
         h.stack.clickhouse().exec(EventsTable.createSql(h.db, topic));
         h.stack.kafka().createTopic(topic, 4);
-        Map<String, String> o = new HashMap<>();
-        o.put("topics", topic);
-        o.put("tasks.max", "2");
+        Map<String, String> o = SinkHarness.overrides(topic, 2);
         o.put("value.converter.schemas.enable", "true");
         // Small blocks and frequent flushes: many inserts, so the kill lands between some of them.
         o.put("flush.max.rows", "5000");
@@ -52,10 +48,7 @@ class WorkerCrashTest {
             assertEquals(rows, producing.get().longValue());
             new RowWatcher(h.ch(), "`" + topic + "`", "uniqExact(*)").awaitRows(rows, Duration.ofMinutes(5),
                     Duration.ofSeconds(120), new ConnectorFailure(h.rest(), connector), null);
-            h.stack.clickhouse().exec(EventsTable.createSql(h.db, dedup));
-            h.stack.clickhouse().exec("INSERT INTO `" + dedup + "` SELECT DISTINCT * FROM `" + topic + "`");
-            assertEquals(rows, h.scalar("SELECT count() FROM `" + dedup + "`"));
-            assertEquals(EventsTable.expected(seed, rows), EventsTable.check(h.ch(), h.db, dedup));
+            h.assertDistinctRowsAreTheDataset(topic, seed, rows);
             System.out.printf("WorkerCrashTest: %d rows before the kill (%d at SIGKILL), %d rows in the end "
                     + "(%d duplicates from redelivery)%n", before, atKill, h.scalar("SELECT count() FROM `" + topic + "`"),
                     h.scalar("SELECT count() FROM `" + topic + "`") - rows);
