@@ -49,6 +49,15 @@ abstract class ChildJvmService implements AutoCloseable {
         }
     }
 
+    /** Kafka logs through SLF4J: without a provider on the child's classpath its log file stays empty. */
+    protected void warnIfLogsStayEmpty() {
+        if (jvm.lacksSlf4jProvider()) {
+            System.getLogger(getClass().getName()).log(System.Logger.Level.WARNING, "The " + describe()
+                    + " has no SLF4J provider on its classpath, so " + jvm.logFile() + " stays empty: add "
+                    + "org.apache.logging.log4j:log4j-slf4j2-impl (runtime) to system-tests/pom.xml");
+        }
+    }
+
     protected void requireManaged() {
         if (external) {
             throw new UnsupportedOperationException("external " + describe() + " is not managed here");

@@ -132,10 +132,7 @@ public final class ConnectWorker extends ChildJvmService {
         if (plugins.stream().noneMatch(p -> p.className().equals(CONNECTOR_CLASS))) {
             throw jvm.failure("does not list " + CONNECTOR_CLASS + " (plugin.path " + pluginPath + "); plugins: " + plugins);
         }
-        if (jvm.lacksSlf4jProvider()) {
-            LOG.log(Level.WARNING, "The worker has no SLF4J provider on its classpath, so " + jvm.logFile()
-                    + " stays empty: add org.apache.logging.log4j:log4j-slf4j2-impl (runtime) to system-tests/pom.xml");
-        }
+        warnIfLogsStayEmpty();
     }
 
     /** The REST client of this worker. */

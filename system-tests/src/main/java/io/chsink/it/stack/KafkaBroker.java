@@ -150,10 +150,7 @@ public final class KafkaBroker extends ChildJvmService {
             }
             ChildJvm.sleep(200);
         }
-        if (jvm.lacksSlf4jProvider()) {
-            LOG.log(Level.WARNING, "The broker has no SLF4J provider on its classpath, so " + jvm.logFile()
-                    + " stays empty: add org.apache.logging.log4j:log4j-slf4j2-impl (runtime) to system-tests/pom.xml");
-        }
+        warnIfLogsStayEmpty();
     }
 
     /** {@code host:port} of the PLAINTEXT listener. */
