@@ -114,11 +114,13 @@ public class ClickHouseSinkTask extends SinkTask {
             }
         }
         buffer.sealDue(now);
-        if (buffer.sizeInBytes() + pipeline.inFlightBytes() >= config.bufferMaxBytes()) {
+        // Sealing and submitting move blocks between buffer and pipeline: the bytes held stay the same.
+        long held = buffer.sizeInBytes() + pipeline.inFlightBytes();
+        if (held >= config.bufferMaxBytes()) {
             buffer.sealAll();
         }
         submitSealed();
-        applyBackpressure();
+        applyBackpressure(held);
         rewinds.batchDone();
         stats.maybeLog(LOG, now);
     }
@@ -279,8 +281,7 @@ public class ClickHouseSinkTask extends SinkTask {
     }
 
     /** Pauses consumption while the task holds buffer.max.bytes or more; keeps put() coming while blocks wait. */
-    private void applyBackpressure() {
-        long held = buffer.sizeInBytes() + pipeline.inFlightBytes();
+    private void applyBackpressure(long held) {
         Set<TopicPartition> assigned = context.assignment();
         if (!paused && held >= config.bufferMaxBytes()) {
             paused = true;
