@@ -98,7 +98,11 @@ public class ClickHouseSinkTask extends SinkTask {
                 continue;
             }
             if (r.value() == null) {
-                stats.tombstones++;
+                if (config.failOnTombstones()) {
+                    reportBadRecord(r, RecordMappingException.tombstone(r, router.tableFor(r.topic())));
+                } else {
+                    stats.tombstones++;
+                }
                 continue;
             }
             TableId table = router.tableFor(r.topic());
@@ -190,7 +194,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (current != null && sameColumns(current, schema)) {
             return current;
         }
-        TableMapping m = new TableMapping(schema);
+        TableMapping m = new TableMapping(schema, config.rejectUnknownFields());
         if (!m.unwritableColumns().isEmpty()) {
             LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
                     table, m.unwritableColumns().stream().map(c -> c.name() + " " + c.type().text())

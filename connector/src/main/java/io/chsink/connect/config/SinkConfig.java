@@ -29,6 +29,8 @@ public final class SinkConfig extends AbstractConfig {
     public static final String FLUSH_INTERVAL_MS = "flush.interval.ms";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
+    public static final String TOMBSTONES_BEHAVIOR = "tombstones.behavior";
+    public static final String UNKNOWN_FIELDS_BEHAVIOR = "unknown.fields.behavior";
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
     public static final String ERRORS_TOLERANCE = "errors.tolerance";
 
@@ -36,6 +38,7 @@ public final class SinkConfig extends AbstractConfig {
     private static final String GROUP_ROUTING = "Routing";
     private static final String GROUP_FLUSH = "Blocks and memory";
     private static final String GROUP_DELIVERY = "Delivery";
+    private static final String GROUP_RECORDS = "Records";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(CLICKHOUSE_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new UrlValidator(), Importance.HIGH,
@@ -84,7 +87,18 @@ public final class SinkConfig extends AbstractConfig {
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue()), Importance.HIGH,
                     "at_least_once: offsets are committed only after ClickHouse verified the insert holding "
                             + "their records; a crash may insert a block twice. (exactly_once is planned.)",
-                    GROUP_DELIVERY, 1, Width.SHORT, "Delivery guarantee");
+                    GROUP_DELIVERY, 1, Width.SHORT, "Delivery guarantee")
+            .define(TOMBSTONES_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
+                    Importance.MEDIUM,
+                    "What a record with a null value (a tombstone) does: skip (it is counted in the task's summary "
+                            + "line and its offset is committed) or fail (it is a bad record: the task fails, or with "
+                            + "errors.tolerance=all it goes to the dead-letter queue).",
+                    GROUP_RECORDS, 1, Width.SHORT, "Tombstones")
+            .define(UNKNOWN_FIELDS_BEHAVIOR, Type.STRING, "ignore", ConfigDef.ValidString.in("ignore", "error"),
+                    Importance.MEDIUM,
+                    "What a value field that no column takes does (a field the table does not have, or one naming a "
+                            + "MATERIALIZED or ALIAS column): ignore it, or error (the record is a bad record).",
+                    GROUP_RECORDS, 2, Width.SHORT, "Unknown fields");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -146,6 +160,16 @@ public final class SinkConfig extends AbstractConfig {
 
     public DeliveryGuarantee deliveryGuarantee() {
         return DeliveryGuarantee.parse(getString(DELIVERY_GUARANTEE));
+    }
+
+    /** tombstones.behavior=fail: a record with a null value is a bad record. */
+    public boolean failOnTombstones() {
+        return getString(TOMBSTONES_BEHAVIOR).equals("fail");
+    }
+
+    /** unknown.fields.behavior=error: a field no column takes is a bad record. */
+    public boolean rejectUnknownFields() {
+        return getString(UNKNOWN_FIELDS_BEHAVIOR).equals("error");
     }
 
     /** errors.tolerance=all: bad records go to the errant record reporter instead of failing the task. */

@@ -38,7 +38,7 @@ public final class ColumnCodec {
         }
         boolean nullToDefault = !t.isNullable() && column.hasDefaultExpression();
         ClickHouseType wire = t;
-        if (t.kind() == Kind.LOW_CARDINALITY && t.inner().kind() != Kind.STRING && t.inner().kind() != Kind.NULLABLE) {
+        if (t.kind() == Kind.LOW_CARDINALITY && !isString(t.inner())) {
             wire = t.inner(); // LowCardinality of non-strings: sent plain, the server builds the dictionary
         }
         if (nullToDefault) {
@@ -47,6 +47,12 @@ public final class ColumnCodec {
                     : "Nullable(" + wire.text() + ")");
         }
         return new ColumnCodec(column, wire, nullToDefault);
+    }
+
+    /** String or Nullable(String): what the client-side dictionary encoder carries. */
+    private static boolean isString(ClickHouseType t) {
+        ClickHouseType in = t.kind() == Kind.NULLABLE ? t.inner() : t;
+        return in.kind() == Kind.STRING;
     }
 
     static boolean supported(ClickHouseType t) {
@@ -62,7 +68,7 @@ public final class ColumnCodec {
             case OTHER:
                 return false;
             default:
-                return true;
+                return ScalarWriters.isScalar(t.kind());
         }
     }
 
@@ -83,7 +89,8 @@ public final class ColumnCodec {
         return newColumn(wireType, expectedRows);
     }
 
-    private static NativeColumn newColumn(ClickHouseType t, int rows) {
+    /** A column buffer for values of {@code t} (any type {@link #writerFor} writes), sized for {@code rows}. */
+    static NativeColumn newColumn(ClickHouseType t, int rows) {
         switch (t.kind()) {
             case NULLABLE:
                 return new NullableColumn(t.text(), newColumn(t.inner(), rows), rows);
@@ -115,7 +122,8 @@ public final class ColumnCodec {
         writer.write(value, target);
     }
 
-    private static ValueWriter writerFor(ClickHouseType t) {
+    /** The writer of non-null values of {@code t} into a column made by {@link #newColumn(ClickHouseType, int)}. */
+    static ValueWriter writerFor(ClickHouseType t) {
         switch (t.kind()) {
             case NULLABLE: {
                 ValueWriter inner = writerFor(t.inner());
@@ -127,37 +135,13 @@ public final class ColumnCodec {
             }
             case LOW_CARDINALITY:
                 return TextWriters.lowCardinalityString();
-            case INT8: case INT16: case INT32: case INT64: case INT128: case INT256:
-            case UINT8: case UINT16: case UINT32: case UINT64: case UINT128: case UINT256:
-                return NumberWriters.integer(t.kind());
-            case FLOAT32:
-                return NumberWriters.float32();
-            case FLOAT64:
-                return NumberWriters.float64();
-            case BOOL:
-                return NumberWriters.bool();
-            case STRING:
-                return TextWriters.string();
-            case FIXED_STRING:
-                return TextWriters.fixedString(t.length());
-            case UUID:
-                return TextWriters.uuid();
-            case ENUM8:
-                return TextWriters.enumeration(t.enumValues(), 1, t.text());
-            case ENUM16:
-                return TextWriters.enumeration(t.enumValues(), 2, t.text());
-            case DECIMAL:
-                return new DecimalWriter(t.precision(), t.scale(), t.decimalWidth());
-            case DATE:
-                return TemporalWriters.date();
-            case DATE32:
-                return TemporalWriters.date32();
-            case DATETIME:
-                return TemporalWriters.dateTime(t.zone());
-            case DATETIME64:
-                return TemporalWriters.dateTime64(t.scale(), t.zone());
-            default:
-                throw new IllegalArgumentException("no writer for " + t.text());
+            default: {
+                ValueWriter w = ScalarWriters.forType(t);
+                if (w == null) {
+                    throw new IllegalArgumentException("no writer for " + t.text());
+                }
+                return w;
+            }
         }
     }
 }

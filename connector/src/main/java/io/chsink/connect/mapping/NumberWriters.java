@@ -6,7 +6,7 @@ import io.chsink.connect.schema.ClickHouseType.Kind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
-/** Integers, floats and Bool, with exact range checks: a value that does not fit is an error, never wrapped. */
+/** Integers and Bool, with exact range checks: a value that does not fit is an error, never wrapped. */
 final class NumberWriters {
     private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
@@ -131,45 +131,6 @@ final class NumberWriters {
         } catch (ArithmeticException e) {
             throw new ValueException("value has a fractional part for an integer column");
         }
-    }
-
-    static ValueWriter float32() {
-        return (v, c) -> {
-            double d = toDouble(v);
-            float f = (float) d;
-            if (!Double.isNaN(d) && !Double.isInfinite(d) && Float.isInfinite(f)) {
-                throw new ValueException("value is out of range for Float32");
-            }
-            ((FixedWidthColumn) c).putInt(Float.floatToRawIntBits(f));
-        };
-    }
-
-    static ValueWriter float64() {
-        return (v, c) -> ((FixedWidthColumn) c).putLong(Double.doubleToRawLongBits(toDouble(v)));
-    }
-
-    static double toDouble(Object v) {
-        if (v instanceof Number) {
-            return ((Number) v).doubleValue();
-        }
-        if (v instanceof CharSequence) {
-            String s = v.toString().trim();
-            try {
-                return Double.parseDouble(s);
-            } catch (NumberFormatException e) {
-                if (s.equalsIgnoreCase("nan")) {
-                    return Double.NaN;
-                }
-                if (s.equalsIgnoreCase("inf") || s.equalsIgnoreCase("+inf")) {
-                    return Double.POSITIVE_INFINITY;
-                }
-                if (s.equalsIgnoreCase("-inf")) {
-                    return Double.NEGATIVE_INFINITY;
-                }
-                throw new ValueException("string is not a number");
-            }
-        }
-        throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a float");
     }
 
     static ValueWriter bool() {

@@ -12,4 +12,11 @@ public final class RecordMappingException extends DataException {
     public RecordMappingException(String message) {
         super(message);
     }
+
+    /** A record with a null value, with tombstones.behavior=fail. */
+    public static RecordMappingException tombstone(org.apache.kafka.connect.sink.SinkRecord r, Object table) {
+        return new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d into "
+                + "table %s: the record value is null (a tombstone) and tombstones.behavior=fail", r.topic(),
+                r.kafkaPartition(), r.kafkaOffset(), table));
+    }
 }

@@ -1,14 +1,17 @@
 package io.chsink.connect.mapping;
 
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * For one record shape, where each block column's value comes from: a Struct field resolved once per schema,
- * or a key of a schemaless map. Columns without a source read as null, which the column's codec turns into
- * NULL, the server-side default, or an error.
+ * For one record shape, where each block column's value comes from: a Struct field resolved once per schema
+ * (with the adapter its schema name calls for, see {@link SourceAdapters}), or a key of a schemaless map.
+ * Columns without a source read as null, which the column's codec turns into NULL, the server-side default, or
+ * an error.
  */
 abstract class RecordPlan {
     /** The value for block column {@code i}, or null. */
@@ -17,12 +20,25 @@ abstract class RecordPlan {
     /** The record field feeding block column {@code i}, or null when the record has none. */
     abstract String fieldName(int i);
 
-    static RecordPlan forStruct(Schema schema, String[] columns) {
+    /** The first field of the record that no written column takes, or null. */
+    abstract String unknownField(Object recordValue, Set<String> known);
+
+    static RecordPlan forStruct(Schema schema, String[] columns, Set<String> known) {
         Field[] fields = new Field[columns.length];
+        @SuppressWarnings("unchecked")
+        UnaryOperator<Object>[] adapters = new UnaryOperator[columns.length];
         for (int i = 0; i < columns.length; i++) {
             fields[i] = schema.field(columns[i]);
+            adapters[i] = fields[i] == null ? null : SourceAdapters.forSchema(fields[i].schema());
         }
-        return new StructPlan(fields);
+        String unknown = null;
+        for (Field f : schema.fields()) {
+            if (!known.contains(f.name())) {
+                unknown = f.name();
+                break;
+            }
+        }
+        return new StructPlan(fields, adapters, unknown);
     }
 
     static RecordPlan forMap(String[] columns) {
@@ -31,20 +47,43 @@ abstract class RecordPlan {
 
     private static final class StructPlan extends RecordPlan {
         private final Field[] fields;
+        private final UnaryOperator<Object>[] adapters;
+        private final String unknown;
 
-        StructPlan(Field[] fields) {
+        StructPlan(Field[] fields, UnaryOperator<Object>[] adapters, String unknown) {
             this.fields = fields;
+            this.adapters = adapters;
+            this.unknown = unknown;
         }
 
         @Override
         Object get(Object recordValue, int i) {
             Field f = fields[i];
-            return f == null ? null : ((Struct) recordValue).get(f);
+            if (f == null) {
+                return null;
+            }
+            Object v = ((Struct) recordValue).get(f);
+            UnaryOperator<Object> a = adapters[i];
+            if (a == null || v == null) {
+                return v;
+            }
+            try {
+                return a.apply(v);
+            } catch (ValueException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new ValueException("value does not fit its schema " + f.schema().name());
+            }
         }
 
         @Override
         String fieldName(int i) {
             return fields[i] == null ? null : fields[i].name();
+        }
+
+        @Override
+        String unknownField(Object recordValue, Set<String> known) {
+            return unknown;
         }
     }
 
@@ -63,6 +102,16 @@ abstract class RecordPlan {
         @Override
         String fieldName(int i) {
             return keys[i];
+        }
+
+        @Override
+        String unknownField(Object recordValue, Set<String> known) {
+            for (Object k : ((Map<?, ?>) recordValue).keySet()) {
+                if (!known.contains(String.valueOf(k))) {
+                    return String.valueOf(k);
+                }
+            }
+            return null;
         }
     }
 }

@@ -24,16 +24,33 @@ public final class TableMapping {
     private final String[] names;
     private final String[] quotedNames;
     private final Map<String, Integer> columnIndex = new HashMap<>();
+    /** Per block column: the record metadata it takes, or null when it takes a value field. */
+    private final MetadataSource[] metadata;
+    /** Value fields some written column takes (every column name but the metadata ones). */
+    private final java.util.Set<String> knownFields = new java.util.HashSet<>();
+    /** Columns the server computes (MATERIALIZED, ALIAS), by name. */
+    private final Map<String, TableColumn> computed = new HashMap<>();
+    private final boolean rejectUnknownFields;
     private final List<TableColumn> unwritable = new ArrayList<>();
     private final Map<Schema, RecordPlan> plansByIdentity = new IdentityHashMap<>();
     private final Map<Schema, RecordPlan> plansByEquality = new HashMap<>();
     private RecordPlan schemalessPlan;
 
     public TableMapping(TableSchema schema) {
+        this(schema, false);
+    }
+
+    /**
+     * @param rejectUnknownFields whether a record with a field that no column takes is a bad record (else the
+     *     field is ignored)
+     */
+    public TableMapping(TableSchema schema, boolean rejectUnknownFields) {
         this.schema = schema;
+        this.rejectUnknownFields = rejectUnknownFields;
         List<ColumnCodec> cs = new ArrayList<>();
         for (TableColumn c : schema.columns()) {
             if (!c.insertable()) {
+                computed.put(c.name(), c);
                 continue;
             }
             ColumnCodec codec = ColumnCodec.forColumn(c);
@@ -47,9 +64,14 @@ public final class TableMapping {
         this.codecs = cs.toArray(new ColumnCodec[0]);
         this.names = new String[codecs.length];
         this.quotedNames = new String[codecs.length];
+        this.metadata = new MetadataSource[codecs.length];
         for (int i = 0; i < codecs.length; i++) {
             names[i] = codecs[i].column().name();
             quotedNames[i] = io.chsink.connect.schema.TableId.quote(names[i]);
+            metadata[i] = MetadataSource.forColumn(names[i]);
+            if (metadata[i] == null) {
+                knownFields.add(names[i]);
+            }
         }
     }
 
@@ -80,20 +102,44 @@ public final class TableMapping {
         if (!unwritable.isEmpty()) {
             rejectValuesForUnwritableColumns(record, value);
         }
+        if (rejectUnknownFields) {
+            rejectUnknownField(record, plan, value);
+        }
         block.beginRow();
         int i = 0;
+        Object v = null;
         try {
             for (; i < codecs.length; i++) {
-                codecs[i].write(plan.get(value, i), block.column(i));
+                v = null;
+                MetadataSource m = metadata[i];
+                v = m == null ? plan.get(value, i) : m.get(record);
+                codecs[i].write(v, block.column(i));
             }
         } catch (ValueException e) {
             block.rollbackRow();
-            throw new RecordMappingException(describe(record, plan, i, plan.get(value, i), e.getMessage()));
+            throw new RecordMappingException(describe(record, plan, i, v, e.getMessage()));
         } catch (RuntimeException e) {
             block.rollbackRow();
             throw e;
         }
         block.commitRow();
+    }
+
+    private void rejectUnknownField(SinkRecord record, RecordPlan plan, Object value) {
+        String field = plan.unknownField(value, knownFields);
+        if (field == null) {
+            return;
+        }
+        TableColumn c = computed.get(field);
+        String why = c != null
+                ? "column '" + field + "' (ClickHouse type " + c.type().text() + ") is " + c.defaultKind()
+                        + ": the server computes it and it is never written"
+                : MetadataSource.forColumn(field) != null && columnIndex.containsKey(field)
+                        ? "column '" + field + "' takes record metadata, not this field"
+                        : "the table has no column '" + field + "'";
+        throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d into "
+                        + "table %s: field '%s' -> %s (unknown.fields.behavior=error)", record.topic(),
+                record.kafkaPartition(), record.kafkaOffset(), schema.table(), field, why));
     }
 
     private RecordPlan planFor(SinkRecord record) {
@@ -103,7 +149,7 @@ public final class TableMapping {
             Schema structSchema = ((Struct) value).schema();
             RecordPlan p = plansByIdentity.get(structSchema);
             if (p == null) {
-                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names));
+                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names, knownFields));
                 plansByIdentity.put(structSchema, p);
             }
             return p;
@@ -123,12 +169,17 @@ public final class TableMapping {
 
     private String describe(SinkRecord record, RecordPlan plan, int i, Object v, String reason) {
         ColumnCodec codec = codecs[i];
-        String field = plan.fieldName(i);
+        String field = metadata[i] != null ? "(record metadata)" : plan.fieldName(i);
         return String.format("Cannot write record topic=%s partition=%d offset=%d into table %s: field '%s' -> "
                         + "column '%s' (ClickHouse type %s): value is %s: %s",
                 record.topic(), record.kafkaPartition(), record.kafkaOffset(), schema.table(),
                 field == null ? "(absent)" : field, codec.column().name(), codec.column().type().text(),
-                field == null ? "missing" : ValueException.kindOf(v), reason);
+                field == null || (v == null && metadata[i] == null && !present(record.value(), field))
+                        ? "missing" : ValueException.kindOf(v), reason);
+    }
+
+    private static boolean present(Object value, String field) {
+        return value instanceof Map ? ((Map<?, ?>) value).containsKey(field) : true;
     }
 
     /** A value for a column the connector cannot write would be lost silently: that is an error instead. */

@@ -17,7 +17,7 @@ import java.time.temporal.TemporalAccessor;
 
 /**
  * Date, Date32, DateTime and DateTime64(p). Sources: java.util.Date (Connect's Date and Timestamp logical
- * types), java.time values, numbers (days for Date/Date32, epoch seconds for DateTime, epoch ticks of the
+ * types), java.time values (Instant, Offset/Zoned/LocalDateTime, LocalDate), numbers (days for Date/Date32, epoch seconds for DateTime, epoch ticks of the
  * column's precision for DateTime64, as ClickHouse itself reads numbers) and ISO-8601 strings with or
  * without a zone (without one, the column's time zone applies, else UTC).
  */
@@ -101,7 +101,7 @@ final class TemporalWriters {
         };
     }
 
-    private static long pow10(int n) {
+    static long pow10(int n) {
         long r = 1;
         for (int i = 0; i < n; i++) {
             r *= 10;
@@ -125,9 +125,17 @@ final class TemporalWriters {
         return s.length() > (s.charAt(0) == '-' ? 1 : 0);
     }
 
+    /**
+     * Days since 1970-01-01. A timestamp is accepted only at midnight (its date then says everything); a time of
+     * day would be lost, so it is an error.
+     */
     static long toEpochDay(Object v) {
         if (v instanceof java.util.Date) {
-            return Math.floorDiv(((java.util.Date) v).getTime(), 86_400_000L);
+            long ms = ((java.util.Date) v).getTime();
+            if (Math.floorMod(ms, 86_400_000L) != 0) {
+                throw new ValueException("timestamp has a time of day for a date column");
+            }
+            return Math.floorDiv(ms, 86_400_000L);
         }
         if (v instanceof LocalDate) {
             return ((LocalDate) v).toEpochDay();
@@ -137,20 +145,36 @@ final class TemporalWriters {
         }
         if (v instanceof CharSequence) {
             String s = v.toString().trim();
+            if (s.length() <= 10) {
+                try {
+                    return LocalDate.parse(s).toEpochDay();
+                } catch (DateTimeParseException e) {
+                    throw new ValueException("string is not an ISO-8601 date (yyyy-MM-dd)");
+                }
+            }
+            TemporalAccessor t;
             try {
-                return LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s).toEpochDay();
+                t = LOCAL.parse(s);
             } catch (DateTimeParseException e) {
                 throw new ValueException("string is not an ISO-8601 date (yyyy-MM-dd)");
             }
+            return midnightDate(t);
         }
         if (v instanceof TemporalAccessor) {
-            try {
-                return LocalDate.from((TemporalAccessor) v).toEpochDay();
-            } catch (DateTimeException e) {
-                throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a date");
-            }
+            return midnightDate((TemporalAccessor) v);
         }
         throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a date");
+    }
+
+    private static long midnightDate(TemporalAccessor t) {
+        try {
+            if (t.isSupported(ChronoField.NANO_OF_DAY) && t.getLong(ChronoField.NANO_OF_DAY) != 0) {
+                throw new ValueException("timestamp has a time of day for a date column");
+            }
+            return LocalDate.from(t).toEpochDay();
+        } catch (DateTimeException e) {
+            throw new ValueException("cannot convert " + ValueException.kindOf(t) + " to a date");
+        }
     }
 
     static Instant toInstant(Object v, ZoneId zone) {

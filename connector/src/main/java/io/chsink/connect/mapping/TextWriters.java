@@ -113,8 +113,11 @@ final class TextWriters {
         if (v instanceof Number) {
             return v.toString();
         }
-        if (v instanceof UUID) {
-            return v.toString();
+        if (v instanceof UUID || v instanceof java.time.temporal.TemporalAccessor || v instanceof java.time.Duration) {
+            return v.toString(); // ISO-8601 text (LocalDate, Instant, ... from schema-named sources)
+        }
+        if (v instanceof java.net.InetAddress) {
+            return ((java.net.InetAddress) v).getHostAddress();
         }
         if (v instanceof Map || v instanceof Collection || v instanceof org.apache.kafka.connect.data.Struct) {
             throw new ValueException("cannot write a " + ValueException.kindOf(v) + " into a string column");

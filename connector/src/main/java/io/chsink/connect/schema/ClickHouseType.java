@@ -16,9 +16,9 @@ public final class ClickHouseType {
     public enum Kind {
         INT8(1), INT16(2), INT32(4), INT64(8), INT128(16), INT256(32),
         UINT8(1), UINT16(2), UINT32(4), UINT64(8), UINT128(16), UINT256(32),
-        FLOAT32(4), FLOAT64(8), BOOL(1),
-        STRING(0), FIXED_STRING(0), UUID(16),
-        DATE(2), DATE32(4), DATETIME(4), DATETIME64(8),
+        FLOAT32(4), FLOAT64(8), BFLOAT16(2), BOOL(1),
+        STRING(0), FIXED_STRING(0), UUID(16), IPV4(4), IPV6(16),
+        DATE(2), DATE32(4), DATETIME(4), DATETIME64(8), TIME(4), TIME64(8),
         DECIMAL(0), ENUM8(1), ENUM16(2),
         NULLABLE(0), LOW_CARDINALITY(0), ARRAY(0), MAP(0), TUPLE(0), OTHER(0);
 
@@ -78,7 +78,7 @@ public final class ClickHouseType {
         return precision;
     }
 
-    /** Decimal scale, or DateTime64 precision (digits after the second). */
+    /** Decimal scale, or DateTime64/Time64 precision (digits after the second). */
     public int scale() {
         return scale;
     }

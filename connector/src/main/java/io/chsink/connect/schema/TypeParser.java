@@ -19,9 +19,11 @@ final class TypeParser {
             {"Int128", "INT128"}, {"Int256", "INT256"},
             {"UInt8", "UINT8"}, {"UInt16", "UINT16"}, {"UInt32", "UINT32"}, {"UInt64", "UINT64"},
             {"UInt128", "UINT128"}, {"UInt256", "UINT256"},
-            {"Float32", "FLOAT32"}, {"Float64", "FLOAT64"}, {"Bool", "BOOL"},
+            {"Float32", "FLOAT32"}, {"Float64", "FLOAT64"}, {"BFloat16", "BFLOAT16"}, {"Bool", "BOOL"},
             {"String", "STRING"}, {"FixedString", "FIXED_STRING"}, {"UUID", "UUID"},
+            {"IPv4", "IPV4"}, {"IPv6", "IPV6"},
             {"Date", "DATE"}, {"Date32", "DATE32"}, {"DateTime", "DATETIME"}, {"DateTime64", "DATETIME64"},
+            {"Time", "TIME"}, {"Time64", "TIME64"},
             {"Decimal", "DECIMAL"}, {"Decimal32", "DECIMAL"}, {"Decimal64", "DECIMAL"},
             {"Decimal128", "DECIMAL"}, {"Decimal256", "DECIMAL"},
             {"Enum8", "ENUM8"}, {"Enum16", "ENUM16"},
@@ -167,6 +169,9 @@ final class TypeParser {
             case DATETIME64:
                 scale = intArg(args, 0, 3);
                 zone = zoneArg(args, 1);
+                break;
+            case TIME64:
+                scale = intArg(args, 0, 3);
                 break;
             case FIXED_STRING:
                 length = intArg(args, 0, 0);
