@@ -3,13 +3,13 @@ package io.chsink.connect.mapping;
 import io.chsink.connect.encoder.FixedWidthColumn;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.MathContext;
-import java.math.RoundingMode;
 
 /**
- * Float64, Float32 and BFloat16. A value is accepted when the column holds it exactly, or when the column's
- * nearest value has the same shortest decimal form as the value sent (so JSON's {@code 0.1} is Float32's
- * {@code 0.1}); a number that would change its decimal digits is an error. NaN and infinities pass through.
+ * Float64, Float32 and BFloat16: what is read back from ClickHouse is what was sent. Float64 and Float32 accept
+ * a value the column holds exactly, or whose nearest column value has the same shortest decimal form (ClickHouse
+ * prints floats in that form, so JSON's {@code 0.1} reads back as {@code 0.1}); a number whose decimal digits
+ * would change is an error. BFloat16 is printed as its exact value, so it accepts only values it holds exactly.
+ * NaN and infinities pass through.
  */
 final class FloatWriters {
     private FloatWriters() {
@@ -114,11 +114,11 @@ final class FloatWriters {
             throw new ValueException("value is out of range for BFloat16");
         }
         double held = bfloat16Value(bits);
-        BigDecimal sent = exact != null ? exact : new BigDecimal(Double.toString(d));
-        if (held == d || sameNumber(shortestDecimal(bits), sent)) {
+        if (exact != null ? sameNumber(new BigDecimal(held), exact) : held == d) {
             return bits;
         }
-        throw new ValueException("value has more digits than BFloat16 holds exactly");
+        // ClickHouse shows a BFloat16 as its exact value (0.1 would read back as 0.10009765625): no rounding.
+        throw new ValueException("value is not exactly representable in BFloat16 (8 significant bits)");
     }
 
     /** The BFloat16 nearest to a finite double (ties to even), as its 16 bits. */
@@ -147,18 +147,6 @@ final class FloatWriters {
 
     static double bfloat16Value(short bits) {
         return Float.intBitsToFloat((bits & 0xFFFF) << 16);
-    }
-
-    /** The shortest decimal that rounds to this BFloat16. */
-    static BigDecimal shortestDecimal(short bits) {
-        BigDecimal exact = new BigDecimal(bfloat16Value(bits));
-        for (int digits = 1; digits < 10; digits++) {
-            BigDecimal candidate = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
-            if (roundToBFloat16(candidate.doubleValue()) == bits) {
-                return candidate;
-            }
-        }
-        return exact;
     }
 
     private static boolean sameNumber(BigDecimal a, BigDecimal b) {

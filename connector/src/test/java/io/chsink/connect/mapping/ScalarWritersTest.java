@@ -60,13 +60,15 @@ class ScalarWritersTest {
     }
 
     @Test
-    void bfloat16RoundsOnlyWhenTheDecimalSurvives() {
+    void bfloat16TakesOnlyWhatItHoldsExactly() {
         assertEquals(0x3F80, le(write("BFloat16", 1.0d)));
-        assertEquals(0x3DCD, le(write("BFloat16", 0.1d))); // 0.1 -> 0.10009765625, whose shortest decimal is 0.1
-        assertEquals(0xC049, le(write("BFloat16", "-3.14"))); // -3.140625
+        assertEquals(0xC049, le(write("BFloat16", "-3.140625")));
+        assertEquals(0x477F, le(write("BFloat16", 65280L)));
         assertEquals(0x7F80, le(write("BFloat16", "inf")));
-        refused("BFloat16", 3.14159d, "more digits than BFloat16");
-        refused("BFloat16", 257L, "more digits than BFloat16");
+        assertEquals(0x3DCD, FloatWriters.roundToBFloat16(0.1d) & 0xFFFF); // nearest, for the record
+        refused("BFloat16", 0.1d, "not exactly representable in BFloat16");
+        refused("BFloat16", "3.14", "not exactly representable in BFloat16");
+        refused("BFloat16", 257L, "not exactly representable in BFloat16");
         refused("BFloat16", 1e39, "out of range for BFloat16");
     }
 
