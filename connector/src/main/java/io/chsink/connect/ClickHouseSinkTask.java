@@ -5,6 +5,7 @@ import io.chsink.connect.block.BlockBuffer;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.offset.OffsetTracker;
@@ -57,6 +58,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
     private final Map<TableId, Long> mappingLoadedAt = new HashMap<>();
     private final RewindTracker rewinds = new RewindTracker();
+    private final MissingTables missingTables = new MissingTables(SCHEMA_RECHECK_MS);
     private ConnectException fatal;
     private boolean paused;
     private final TaskStats stats = new TaskStats();
@@ -107,6 +109,10 @@ public class ClickHouseSinkTask extends SinkTask {
             }
             TableId table = router.tableFor(r.topic());
             TableBlock block = openBlock(table, r.topic(), now);
+            if (block == null) {
+                reportBadRecord(r, MissingTables.report(r, table)); // only when tolerated: else loading threw
+                continue;
+            }
             try {
                 block.append(r);
             } catch (RecordMappingException e) {
@@ -151,7 +157,7 @@ public class ClickHouseSinkTask extends SinkTask {
             }
             lastTopic = r.topic();
             TableId table = router.tableFor(lastTopic);
-            if (!mappings.containsKey(table)) {
+            if (!mappings.containsKey(table) && missingTables.due(table, now)) {
                 loadMapping(table, lastTopic, null);
                 mappingLoadedAt.put(table, now);
             }
@@ -166,8 +172,14 @@ public class ClickHouseSinkTask extends SinkTask {
         TableMapping mapping = mappings.get(table);
         Long loadedAt = mappingLoadedAt.get(table);
         if (mapping == null || now - loadedAt >= SCHEMA_RECHECK_MS) {
+            if (mapping == null && !missingTables.due(table, now)) {
+                return null;
+            }
             mapping = loadMapping(table, topic, mapping);
             mappingLoadedAt.put(table, now);
+            if (mapping == null) {
+                return null;
+            }
         }
         block = new TableBlock(table, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
         buffer.putOpen(block);
@@ -186,6 +198,13 @@ public class ClickHouseSinkTask extends SinkTask {
             throw new org.apache.kafka.connect.errors.RetriableException(
                     "Could not read the columns of table " + table + " for topic " + topic + ": " + e.getMessage(), e);
         }
+        if (schema == null && config.tolerateErrors() && reporter != null) {
+            LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
+            mappings.remove(table);
+            missingTables.missing(table, System.currentTimeMillis());
+            return null;
+        }
+        missingTables.found(table);
         if (schema == null) {
             throw new ConnectException("Table " + table.quoted() + " for topic '" + topic
                     + "' does not exist in ClickHouse. Create it, or route the topic elsewhere with "

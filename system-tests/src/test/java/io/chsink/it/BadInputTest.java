@@ -163,6 +163,18 @@ class BadInputTest {
             h.createConnector(schemaAll, "clickhouse-sink.json", config(String.join(",", allSchema), table, true, dlqSchema));
             connectors.add(plainAll);
             connectors.add(schemaAll);
+            // A topic whose table does not exist (found at run time, as with topics.regex): every record is reported.
+            String orphan = prefix + "no_table_all";
+            h.stack.kafka().createTopic(orphan, 1);
+            producer.produceRaw(orphan, 0, records(schemalessCases().get(2), false));
+            String dlqOrphan = prefix + "dlq_orphan";
+            String orphanAll = SinkHarness.unique("sink_all");
+            Map<String, String> oc = config(orphan, table, false, dlqOrphan);
+            oc.remove("topic.to.table.map");
+            oc.put("topics", "");
+            oc.put("topics.regex", java.util.regex.Pattern.quote(orphan));
+            h.createConnector(orphanAll, "clickhouse-sink.json", oc);
+            connectors.add(orphanAll);
 
             for (Map.Entry<String, String> e : connectorOf.entrySet()) {
                 String trace = h.awaitFailure(e.getValue(), Duration.ofMinutes(3));
@@ -191,6 +203,13 @@ class BadInputTest {
             }
             checkDeadLetters(dlqPlain, allPlain, schemalessCases(), prefix);
             checkDeadLetters(dlqSchema, allSchema, schemaChangeCases(), prefix);
+            List<ConsumerRecord<byte[], byte[]>> orphans = consumeAll(dlqOrphan, 4);
+            assertEquals(4, orphans.size(), "every record of a topic without a table is a dead letter");
+            for (ConsumerRecord<byte[], byte[]> r : orphans) {
+                assertMentions(header(r, "__connect.errors.exception.message"), "topic=" + orphan + " partition=0",
+                        "table `default`.`" + orphan + "` does not exist in ClickHouse");
+            }
+            assertTrue(h.rest().connectorStatus(orphanAll).runningWith(1), "the task keeps running");
         } finally {
             for (String c : connectors) {
                 h.deleteQuietly(c);
