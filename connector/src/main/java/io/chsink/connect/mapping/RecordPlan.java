@@ -23,13 +23,17 @@ abstract class RecordPlan {
     /** The first field of the record that no written column takes, or null. */
     abstract String unknownField(Object recordValue, Set<String> known);
 
-    static RecordPlan forStruct(Schema schema, String[] columns, Set<String> known) {
+    /**
+     * @param scalar per column, whether it is a scalar column (schema-name adapters apply to these only; composite
+     *     columns get the field's value as it is)
+     */
+    static RecordPlan forStruct(Schema schema, String[] columns, boolean[] scalar, Set<String> known) {
         Field[] fields = new Field[columns.length];
         @SuppressWarnings("unchecked")
         UnaryOperator<Object>[] adapters = new UnaryOperator[columns.length];
         for (int i = 0; i < columns.length; i++) {
             fields[i] = schema.field(columns[i]);
-            adapters[i] = fields[i] == null ? null : SourceAdapters.forSchema(fields[i].schema());
+            adapters[i] = fields[i] == null || !scalar[i] ? null : SourceAdapters.forSchema(fields[i].schema());
         }
         String unknown = null;
         for (Field f : schema.fields()) {

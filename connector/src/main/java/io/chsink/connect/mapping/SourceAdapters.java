@@ -14,12 +14,15 @@ import org.apache.kafka.connect.data.Struct;
 
 /**
  * Values whose meaning is in their Connect schema's name rather than their Java type: Avro multi-type unions
- * ({@code io.confluent.connect.avro.Union} Structs, one branch set), Debezium's temporal types (numbers of
+ * ({@code io.confluent.connect.avro.Union} Structs, one branch set) and Protobuf oneofs (Structs named
+ * {@code io.confluent.connect.protobuf.Union.<name>}), Debezium's temporal types (numbers of
  * days, ms, µs or ns) and its VariableScaleDecimal. Each becomes the value the column writers understand
  * (LocalDate, Instant, Duration, BigDecimal). Resolved once per field schema; plain schemas get no adapter.
  */
 final class SourceAdapters {
     static final String AVRO_UNION = "io.confluent.connect.avro.Union";
+    /** Protobuf oneofs: Structs named {@code io.confluent.connect.protobuf.Union.<oneof name>}. */
+    static final String PROTOBUF_ONEOF_PREFIX = "io.confluent.connect.protobuf.Union";
     static final String DEBEZIUM_VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal";
 
     private SourceAdapters() {
@@ -30,6 +33,9 @@ final class SourceAdapters {
         String name = schema.name();
         if (name == null) {
             return null;
+        }
+        if (name.startsWith(PROTOBUF_ONEOF_PREFIX) && schema.type() == Schema.Type.STRUCT) {
+            return union(schema);
         }
         switch (name) {
             case AVRO_UNION:

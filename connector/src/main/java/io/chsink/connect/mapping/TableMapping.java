@@ -31,6 +31,8 @@ public final class TableMapping {
     /** Columns the server computes (MATERIALIZED, ALIAS), by name. */
     private final Map<String, TableColumn> computed = new HashMap<>();
     private final boolean rejectUnknownFields;
+    /** Per block column: whether its type is scalar (under Nullable and LowCardinality). */
+    private final boolean[] scalar;
     private final List<TableColumn> unwritable = new ArrayList<>();
     private final Map<Schema, RecordPlan> plansByIdentity = new IdentityHashMap<>();
     private final Map<Schema, RecordPlan> plansByEquality = new HashMap<>();
@@ -65,10 +67,17 @@ public final class TableMapping {
         this.names = new String[codecs.length];
         this.quotedNames = new String[codecs.length];
         this.metadata = new MetadataSource[codecs.length];
+        this.scalar = new boolean[codecs.length];
         for (int i = 0; i < codecs.length; i++) {
             names[i] = codecs[i].column().name();
             quotedNames[i] = io.chsink.connect.schema.TableId.quote(names[i]);
             metadata[i] = MetadataSource.forColumn(names[i]);
+            io.chsink.connect.schema.ClickHouseType t = codecs[i].column().type();
+            while (t.kind() == io.chsink.connect.schema.ClickHouseType.Kind.NULLABLE
+                    || t.kind() == io.chsink.connect.schema.ClickHouseType.Kind.LOW_CARDINALITY) {
+                t = t.inner();
+            }
+            scalar[i] = ScalarWriters.isScalar(t.kind());
             if (metadata[i] == null) {
                 knownFields.add(names[i]);
             }
@@ -149,7 +158,7 @@ public final class TableMapping {
             Schema structSchema = ((Struct) value).schema();
             RecordPlan p = plansByIdentity.get(structSchema);
             if (p == null) {
-                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names, knownFields));
+                p = plansByEquality.computeIfAbsent(structSchema, k -> RecordPlan.forStruct(k, names, scalar, knownFields));
                 plansByIdentity.put(structSchema, p);
             }
             return p;

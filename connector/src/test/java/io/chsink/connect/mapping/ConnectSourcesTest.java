@@ -74,6 +74,20 @@ class ConnectSourcesTest {
     }
 
     @Test
+    void protobufOneofsWriteTheirSetBranch() throws IOException {
+        Schema oneof = SchemaBuilder.struct().name("io.confluent.connect.protobuf.Union.id").optional()
+                .field("num", Schema.OPTIONAL_INT64_SCHEMA).field("text", Schema.OPTIONAL_STRING_SCHEMA).build();
+        Schema s = SchemaBuilder.struct().field("id_0", oneof).build();
+        TableMapping m = mapping(false, "id_0", "Nullable(String)");
+        NativeBlock b = m.newBlock(2);
+        m.append(new SinkRecord("t", 0, null, null, s, new Struct(s).put("id_0", new Struct(oneof).put("text", "x")), 0), b);
+        m.append(new SinkRecord("t", 0, null, null, s, new Struct(s).put("id_0", new Struct(oneof).put("num", 12L)), 1), b);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        b.column(0).writeData(out);
+        assertArrayEquals(new byte[] {0, 0, 1, 'x', 2, '1', '2'}, out.toByteArray());
+    }
+
+    @Test
     void debeziumTemporalTypesAndVariableScaleDecimal() throws IOException {
         Schema vsd = SchemaBuilder.struct().name("io.debezium.data.VariableScaleDecimal")
                 .field("scale", Schema.INT32_SCHEMA).field("value", Schema.BYTES_SCHEMA).build();
