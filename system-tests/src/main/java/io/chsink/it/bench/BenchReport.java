@@ -2,8 +2,6 @@ package io.chsink.it.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -160,60 +158,6 @@ final class BenchReport {
         }
         root.put("ingest", ingest);
         root.put("checks", checks);
-        StringBuilder sb = new StringBuilder();
-        json(sb, root, "");
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, sb.append('\n'), StandardCharsets.UTF_8);
-    }
-
-    private static void json(StringBuilder sb, Object v, String indent) {
-        if (v instanceof Map<?, ?> map) {
-            sb.append("{");
-            String inner = indent + "  ";
-            String sep = "\n";
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                sb.append(sep).append(inner);
-                string(sb, e.getKey().toString());
-                sb.append(": ");
-                json(sb, e.getValue(), inner);
-                sep = ",\n";
-            }
-            sb.append("\n").append(indent).append("}");
-        } else if (v instanceof List<?> list) {
-            sb.append("[");
-            String inner = indent + "  ";
-            String sep = "\n";
-            for (Object o : list) {
-                sb.append(sep).append(inner);
-                json(sb, o, inner);
-                sep = ",\n";
-            }
-            sb.append("\n").append(indent).append("]");
-        } else if (v instanceof Double d) {
-            sb.append(String.format(Locale.ROOT, "%.3f", d));
-        } else if (v instanceof Number || v instanceof Boolean) {
-            sb.append(v);
-        } else {
-            string(sb, String.valueOf(v));
-        }
-    }
-
-    private static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
+        Json.write(file, root);
     }
 }

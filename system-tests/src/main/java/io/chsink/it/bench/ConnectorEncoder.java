@@ -5,6 +5,7 @@ import static java.lang.invoke.MethodType.methodType;
 import com.clickhouse.client.api.Client;
 import io.chsink.it.events.Event;
 import io.chsink.it.events.EventGenerator;
+import io.chsink.it.events.EventsTable;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandle;
@@ -27,9 +28,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * the task cuts them with default settings (500,000 rows or 32 MiB of encoded columns, checked after every record);
  * the blocks are written back to back as one Native body.
  * <p>
- * The connector's classes are on the classpath only under {@code -Pwire-formats} (runtime scope): system-tests never
- * compiles against them. They are reached through method handles held in static finals, which the JIT inlines like
- * direct calls, so the timing is the connector's, not the reflection's.
+ * system-tests never compiles against the connector's classes ({@link ConnectorClasses} finds them). They are reached
+ * through method handles held in static finals, which the JIT inlines like direct calls, so the timing is the
+ * connector's, not the reflection's.
  */
 final class ConnectorEncoder {
     static final int FLUSH_MAX_ROWS = 500_000;
@@ -68,21 +69,116 @@ final class ConnectorEncoder {
 
     /** The first {@code count} events of {@code seed} as records of one partition, offsets 0 .. count-1. */
     static List<SinkRecord> records(String topic, long seed, int count) {
+        return records(topic, seed, count, 1);
+    }
+
+    /**
+     * The first {@code count} events of {@code seed}, spread round-robin over {@code partitions} partitions as the
+     * benchmark's producer spreads them: event i is in partition i % partitions at offset i / partitions.
+     */
+    static List<SinkRecord> records(String topic, long seed, int count, int partitions) {
         List<SinkRecord> records = new ArrayList<>(count);
         EventGenerator generator = new EventGenerator(seed);
         for (int i = 0; i < count; i++) {
-            Event e = generator.next();
-            Struct value = new Struct(VALUE_SCHEMA)
-                    .put("event_time", new Date(e.eventTime() * 1000))
-                    .put("user_id", e.userId())
-                    .put("event_type", e.eventType())
-                    .put("url", e.url())
-                    .put("duration_ms", e.durationMs())
-                    .put("country", e.country())
-                    .put("revenue", BigDecimal.valueOf(e.revenueCents(), 2));
-            records.add(new SinkRecord(topic, 0, null, null, VALUE_SCHEMA, value, i));
+            records.add(record(topic, i % partitions, i / partitions, generator.next()));
         }
         return records;
+    }
+
+    /** One event as JsonConverter with schemas.enable=true makes it. */
+    static SinkRecord record(String topic, int partition, long offset, Event e) {
+        Struct value = new Struct(VALUE_SCHEMA)
+                .put("event_time", new Date(e.eventTime() * 1000))
+                .put("user_id", e.userId())
+                .put("event_type", e.eventType())
+                .put("url", e.url())
+                .put("duration_ms", e.durationMs())
+                .put("country", e.country())
+                .put("revenue", BigDecimal.valueOf(e.revenueCents(), 2));
+        return new SinkRecord(topic, partition, null, null, VALUE_SCHEMA, value, offset);
+    }
+
+    /**
+     * Appends every record, cutting blocks like the task with default settings, and returns each block as its own
+     * Native body (uncompressed), in order.
+     */
+    List<byte[]> encodeBlocks(List<SinkRecord> records) {
+        try {
+            List<byte[]> bodies = new ArrayList<>();
+            Object block = null;
+            for (SinkRecord record : records) {
+                if (block == null) {
+                    block = (Object) Api.NEW_BLOCK.invokeExact(mapping, INITIAL_ROWS);
+                }
+                Api.APPEND.invokeExact(mapping, record, block);
+                if ((int) Api.ROWS.invokeExact(block) >= FLUSH_MAX_ROWS || (long) Api.SIZE.invokeExact(block) >= FLUSH_MAX_BYTES) {
+                    bodies.add(body(block));
+                    block = null;
+                }
+            }
+            if (block != null) {
+                bodies.add(body(block));
+            }
+            return bodies;
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    private static byte[] body(Object block) throws Throwable {
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) ((long) Api.SIZE.invokeExact(block) + 4096));
+        Api.WRITE_TO.invokeExact(block, (OutputStream) out);
+        return out.toByteArray();
+    }
+
+    /** A fresh block of the table's columns; for the JMH benchmark. */
+    Object newBlock(int expectedRows) {
+        try {
+            return (Object) Api.NEW_BLOCK.invokeExact(mapping, expectedRows);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** Appends one record to a block from {@link #newBlock}; for the JMH benchmark. */
+    void append(SinkRecord record, Object block) {
+        try {
+            Api.APPEND.invokeExact(mapping, record, block);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** Writes a block from {@link #newBlock} as Native; for the JMH benchmark. */
+    static void writeTo(Object block, OutputStream out) {
+        try {
+            Api.WRITE_TO.invokeExact(block, out);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /**
+     * Without a server: the events table's columns ({@link EventsTable#COLUMNS}) as the connector's loader would
+     * read them from system.columns (no defaults). For the JMH benchmark.
+     */
+    static ConnectorEncoder forEventsTable() {
+        return new ConnectorEncoder(EventsTable.COLUMNS);
+    }
+
+    private ConnectorEncoder(String columns) {
+        try {
+            List<Object> cols = new ArrayList<>();
+            for (String c : columns.split(", ")) {
+                int space = c.indexOf(' ');
+                Object type = Api.PARSE_TYPE.invoke(c.substring(space + 1));
+                cols.add(Api.NEW_COLUMN.invoke(c.substring(0, space), type, Api.NO_DEFAULT));
+            }
+            Object schema = Api.NEW_SCHEMA.invoke(Api.NEW_TABLE_ID.invoke("default", "events"), cols);
+            mapping = Api.NEW_MAPPING.invoke(schema);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
     }
 
     /** Appends every record, cutting blocks like the task, then writes the blocks into one body. */
@@ -119,7 +215,7 @@ final class ConnectorEncoder {
         }
     }
 
-    private static RuntimeException unchecked(Throwable e) {
+    static RuntimeException unchecked(Throwable e) {
         if (e instanceof RuntimeException r) {
             return r;
         }
@@ -140,6 +236,10 @@ final class ConnectorEncoder {
         static final MethodHandle ROWS;
         static final MethodHandle SIZE;
         static final MethodHandle WRITE_TO;
+        static final MethodHandle PARSE_TYPE;
+        static final MethodHandle NEW_COLUMN;
+        static final MethodHandle NEW_SCHEMA;
+        static final Object NO_DEFAULT;
 
         static {
             try {
@@ -167,14 +267,23 @@ final class ConnectorEncoder {
                         .asType(methodType(long.class, Object.class));
                 WRITE_TO = lookup.findVirtual(nativeBlock, "writeTo", methodType(void.class, OutputStream.class))
                         .asType(methodType(void.class, Object.class, OutputStream.class));
+                Class<?> chType = load("io.chsink.connect.schema.ClickHouseType");
+                Class<?> tableColumn = load("io.chsink.connect.schema.TableColumn");
+                Class<?> defaultKind = load("io.chsink.connect.schema.TableColumn$DefaultKind");
+                PARSE_TYPE = lookup.findStatic(chType, "parse", methodType(chType, String.class))
+                        .asType(methodType(Object.class, String.class));
+                NEW_COLUMN = lookup.findConstructor(tableColumn, methodType(void.class, String.class, chType, defaultKind))
+                        .asType(methodType(Object.class, String.class, Object.class, Object.class));
+                NEW_SCHEMA = lookup.findConstructor(tableSchema, methodType(void.class, tableId, List.class))
+                        .asType(methodType(Object.class, Object.class, List.class));
+                NO_DEFAULT = defaultKind.getField("NONE").get(null);
             } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("the connector's classes are not on the classpath "
-                        + "(run through the wire-formats profile: mvn -B package -Pwire-formats)", e);
+                throw new IllegalStateException("the connector's classes cannot be loaded (see ConnectorClasses)", e);
             }
         }
 
         private static Class<?> load(String name) throws ClassNotFoundException {
-            return Class.forName(name, true, ConnectorEncoder.class.getClassLoader());
+            return ConnectorClasses.load(name);
         }
     }
 }

@@ -28,7 +28,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>inserts each body over HTTP into a fresh empty events table (the MergeTree of {@link EventsTable}), R timed
  *       rounds after a warm-up round, bodies interleaved, verifying count() and the check line after every insert;
  *       the connector's body is also sent LZ4-framed, as the connector sends it. Each insert is timed by the server
- *       ({@code elapsed_ns}), by the client (HTTP round trip) and in server CPU time ({@link ServerCpu});</li>
+ *       ({@code elapsed_ns}), by the client (HTTP round trip) and in server CPU time ({@link ProcessCpu});</li>
  *   <li>prints a table and writes the same figures as JSON.</li>
  * </ol>
  * The embedded server keeps its data on /dev/shm (tmpfs): the figures are CPU and memory work, no disk I/O.
@@ -169,7 +169,7 @@ public final class WireFormatBench {
 
     /** One warm-up round, then {@code reps} timed rounds, each inserting every body once into a fresh table. */
     private void ingest(List<Body> bodies, CheckLine source, double loadAtStart) {
-        ServerCpu cpu = ServerCpu.of(server.httpPort());
+        ProcessCpu cpu = ProcessCpu.ofClickHouse(server.httpPort());
         List<List<Long>> serverNanos = new ArrayList<>();
         List<List<Long>> clientNanos = new ArrayList<>();
         List<List<Long>> userNanos = new ArrayList<>();
@@ -186,10 +186,10 @@ public final class WireFormatBench {
                 int i = (k + round) % bodies.size(); // rotate, so no body always follows the same one
                 Body body = bodies.get(i);
                 String target = freshTarget();
-                ServerCpu.Sample cpuBefore = cpu.sample();
+                ProcessCpu.Sample cpuBefore = cpu.sample();
                 RawHttp.Insert insert = http.insert("INSERT INTO " + target + " (" + EventsTable.COLUMN_NAMES
                         + ") FORMAT " + body.format, body.data, body.lz4, INSERT_SETTINGS);
-                ServerCpu.Sample used = cpu.sample().minus(cpuBefore);
+                ProcessCpu.Sample used = cpu.sample().minus(cpuBefore);
                 verifyAndDrop(body, insert, source);
                 if (round > 0) {
                     serverNanos.get(i).add(insert.serverNanos() > 0 ? insert.serverNanos() : insert.clientNanos());

@@ -31,6 +31,11 @@ abstract class ChildJvmService implements AutoCloseable {
         return jvm.kill();
     }
 
+    /** The process id of the running (or last) child JVM; -1 for an external service or before the first start. */
+    public long pid() {
+        return jvm == null ? -1 : jvm.pid();
+    }
+
     public boolean isRunning() {
         return jvm != null && jvm.isAlive();
     }

@@ -7,20 +7,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * CPU time (user + system, all threads) of the embedded ClickHouse process, read from {@code /proc/PID/stat}; the
- * process is the one whose command line holds {@code --http_port PORT}. Unlike wall time, CPU time barely moves when
- * other processes compete for the cores. Resolution is one clock tick (10 ms); unknown (-1) off Linux.
+ * CPU time (user + system, all threads) of one process, read from {@code /proc/PID/stat}: the embedded ClickHouse
+ * (the process whose command line holds {@code --http_port PORT}), a Connect worker, or this JVM. Unlike wall time,
+ * CPU time barely moves when other processes compete for the cores. Resolution is one clock tick (10 ms); unknown
+ * (-1) off Linux.
  */
-final class ServerCpu {
+final class ProcessCpu {
     private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ = 100 on Linux
 
     private final Path stat;
 
-    private ServerCpu(Path stat) {
+    private ProcessCpu(Path stat) {
         this.stat = stat;
     }
 
-    static ServerCpu of(int httpPort) {
+    /** The process with that id (unknown when there is no /proc). */
+    static ProcessCpu ofPid(long pid) {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        return new ProcessCpu(Files.isReadable(stat) ? stat : null);
+    }
+
+    /** This JVM. */
+    static ProcessCpu self() {
+        return ofPid(ProcessHandle.current().pid());
+    }
+
+    /** The embedded ClickHouse server listening for HTTP on {@code httpPort}. */
+    static ProcessCpu ofClickHouse(int httpPort) {
         byte[] needle = ("--http_port\0" + httpPort + "\0").getBytes(StandardCharsets.ISO_8859_1);
         try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"),
                 p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
@@ -28,7 +41,7 @@ final class ServerCpu {
                 try {
                     String cmdline = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.ISO_8859_1);
                     if (cmdline.contains(new String(needle, StandardCharsets.ISO_8859_1))) {
-                        return new ServerCpu(proc.resolve("stat"));
+                        return new ProcessCpu(proc.resolve("stat"));
                     }
                 } catch (IOException gone) {
                     // the process ended while we looked
@@ -37,13 +50,18 @@ final class ServerCpu {
         } catch (IOException | UnsupportedOperationException noProc) {
             // not Linux
         }
-        return new ServerCpu(null);
+        return new ProcessCpu(null);
     }
 
     /** CPU time in user and in system (kernel: page faults, socket reads) mode; both -1 when unknown. */
     record Sample(long userNanos, long sysNanos) {
         boolean known() {
             return userNanos >= 0;
+        }
+
+        /** User plus system seconds; NaN when unknown. */
+        double seconds() {
+            return known() ? (userNanos + sysNanos) / 1e9 : Double.NaN;
         }
 
         Sample minus(Sample before) {

@@ -1,0 +1,177 @@
+package io.chsink.it.bench;
+
+import io.chsink.it.events.Event;
+import io.chsink.it.events.EventGenerator;
+import io.chsink.it.events.EventsTable;
+import io.chsink.it.kafka.ConnectorConfigs;
+import io.chsink.it.kafka.ConnectorFailure;
+import io.chsink.it.kafka.EventProducer;
+import io.chsink.it.stack.RowWatcher;
+import io.chsink.it.stack.Stack;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Path B: Kafka topic → Connect worker → the connector → ClickHouse. The topic is produced in full first; the
+ * clock runs from the REST call that creates the connector until the last row is visible in the table. The
+ * connector's config is the repository's example ({@code config/clickhouse-sink.json} for JSON with schemas,
+ * {@code config/clickhouse-sink-schemaless.json} for plain JSON) with only the addresses, topic, table and
+ * {@code tasks.max} set: the figures are those of the default configuration. CPU time of the worker and of
+ * ClickHouse is read from /proc; with a profile requested, the worker runs a JFR recording for exactly that window.
+ */
+final class EndToEndPath {
+    /** What one run measured. */
+    record Result(long rows, long nanos, long kafkaValueBytes, double produceSeconds, ProcessCpu.Sample workerCpu,
+            ProcessCpu.Sample serverCpu, WorkerGcLog.Window gc, int pausesLogged, JfrBreakdown profile) {
+    }
+
+    private EndToEndPath() {
+    }
+
+    /**
+     * Produces {@code rows} events to a new topic of {@code partitions} partitions, creates the connector with
+     * {@code tasks} tasks into {@code db.table} (which must exist, empty) and waits until every row landed.
+     */
+    static Result run(Stack stack, String db, String table, String topic, long seed, long rows, int partitions,
+            int tasks, boolean withSchema, Path gcLog, Path jfrFile) throws IOException {
+        stack.kafka().createTopic(topic, partitions);
+        long bytes = kafkaValueBytes(seed, rows, withSchema);
+        long p0 = System.nanoTime();
+        new EventProducer(stack.kafka().bootstrapServers()).produce(topic, partitions, new EventGenerator(seed), rows,
+                withSchema, n -> {
+                    if (n % 1_000_000 == 0) {
+                        System.out.printf("    produced %,d events%n", n);
+                    }
+                });
+        double produceSeconds = (System.nanoTime() - p0) / 1e9;
+        System.out.printf("    produced %,d events (%.1f MB of JSON values) in %.1f s (not timed)%n", rows, bytes / 1e6,
+                produceSeconds);
+
+        String connector = topic + "-sink";
+        Map<String, String> overrides = new HashMap<>();
+        overrides.put("topics", topic);
+        overrides.put("tasks.max", Integer.toString(tasks));
+        overrides.put("clickhouse.url", stack.clickhouseUrl());
+        overrides.put("clickhouse.user", stack.clickhouse().user());
+        overrides.put("clickhouse.password", stack.clickhouse().password());
+        overrides.put("clickhouse.database", db);
+        overrides.put("topic.to.table.map", topic + ":" + table);
+        String example = withSchema ? "clickhouse-sink.json" : "clickhouse-sink-schemaless.json";
+        if (!withSchema) {
+            overrides.put("errors.deadletterqueue.topic.name", topic + "-dlq");
+        }
+        Map<String, String> config = ConnectorConfigs.load(example, overrides);
+        config.remove("name");
+
+        long workerPid = stack.connect().pid();
+        ProcessCpu workerCpu = workerPid > 0 ? ProcessCpu.ofPid(workerPid) : ProcessCpu.ofPid(-1);
+        ProcessCpu serverCpu = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
+        WorkerGcLog gc = new WorkerGcLog(gcLog);
+        long gcMark = gc.mark();
+        long logMark = logSize(stack);
+        Jfr jfr = jfrFile != null && workerPid > 0 ? Jfr.start(workerPid) : null;
+        ProcessCpu.Sample w0 = workerCpu.sample();
+        ProcessCpu.Sample s0 = serverCpu.sample();
+
+        long start = System.nanoTime();
+        stack.connect().rest().putConnectorConfig(connector, config);
+        RowWatcher watcher = new RowWatcher(stack.clickhouse().http(), EventsTable.qualified(db, table));
+        watcher.awaitRows(rows, Duration.ofMinutes(60), Duration.ofMinutes(3),
+                new ConnectorFailure(stack.connect().rest(), connector),
+                (landed, rate) -> {
+                    if ((System.nanoTime() - start) / 1_000_000_000L % 10 == 0) {
+                        System.out.printf("    rows landed: %,d / %,d (%,d rows/s)%n", landed, rows, rate);
+                    }
+                });
+        long nanos = System.nanoTime() - start;
+        ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
+        ProcessCpu.Sample sUsed = serverCpu.sample().minus(s0);
+        JfrBreakdown profile = null;
+        if (jfr != null) {
+            jfr.dump(jfrFile);
+            profile = JfrBreakdown.of(jfrFile);
+        }
+        int pauses = countPauses(stack, logMark);
+        stack.connect().rest().deleteConnector(connector);
+        return new Result(rows, nanos, bytes, produceSeconds, wUsed, sUsed, gc.since(gcMark), pauses, profile);
+    }
+
+    private static long kafkaValueBytes(long seed, long rows, boolean withSchema) {
+        Function<Event, byte[]> format = EventProducer.format(withSchema);
+        EventGenerator g = new EventGenerator(seed);
+        long total = 0;
+        for (long i = 0; i < rows; i++) {
+            total += format.apply(g.next()).length;
+        }
+        return total;
+    }
+
+    private static long logSize(Stack stack) {
+        try {
+            return stack.connect().pid() > 0 ? Files.size(stack.connect().logFile()) : 0;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** How many times a task logged that it paused consumption (buffer.max.bytes reached) since {@code from}. */
+    private static int countPauses(Stack stack, long from) {
+        if (stack.connect().pid() <= 0) {
+            return -1;
+        }
+        try {
+            byte[] all = Files.readAllBytes(stack.connect().logFile());
+            String tail = new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            return (int) tail.lines().filter(l -> l.contains("consumption paused until inserts complete")).count();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** A JFR recording in the worker JVM, started and dumped with jcmd (same JDK as this JVM). */
+    private static final class Jfr {
+        private final long pid;
+        private final String name = "chsink-bench-" + System.nanoTime();
+
+        private Jfr(long pid) {
+            this.pid = pid;
+        }
+
+        static Jfr start(long pid) {
+            Jfr j = new Jfr(pid);
+            j.jcmd("JFR.start", "name=" + j.name, "settings=profile");
+            return j;
+        }
+
+        void dump(Path file) {
+            jcmd("JFR.dump", "name=" + name, "filename=" + file.toAbsolutePath());
+            jcmd("JFR.stop", "name=" + name);
+        }
+
+        private void jcmd(String... args) {
+            List<String> cmd = new java.util.ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());
+            cmd.add(Long.toString(pid));
+            cmd.addAll(List.of(args));
+            try {
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                if (p.waitFor() != 0) {
+                    throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot run jcmd", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
+}

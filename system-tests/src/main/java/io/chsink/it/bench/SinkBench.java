@@ -1,0 +1,348 @@
+package io.chsink.it.bench;
+
+import com.clickhouse.client.api.Client;
+import io.chsink.it.events.CheckLine;
+import io.chsink.it.events.EventsTable;
+import io.chsink.it.kafka.ConnectorConfigs;
+import io.chsink.it.stack.ClickHouseServer;
+import io.chsink.it.stack.Stack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The benchmark stand: the same generated events dataset (seed 42) written into ClickHouse along five paths, each
+ * into its own events table, every table's check line compared with the generator's:
+ * <ul>
+ *   <li>A: the connector's SinkTask in this JVM, SinkRecords (Struct with schema) built beforehand ({@link TaskPath});</li>
+ *   <li>B: end to end, Kafka → Connect worker → connector, JSON with schemas and schemaless ({@link EndToEndPath});</li>
+ *   <li>C: the ceiling, the dataset pre-encoded in Native blocks inserted with client-v2 ({@link BlocksPath});</li>
+ *   <li>D: clickhouse-jdbc, addBatch with executeBatch every 3,000 rows ({@link JdbcPath});</li>
+ *   <li>E: clickhouse-jdbc, one executeUpdate per row, on a sample ({@link JdbcPath}).</li>
+ * </ul>
+ * It prints a table and writes the same figures as JSON ({@link SinkBenchReport}). Only correctness fails a run
+ * (counts, check lines); timings are reported, never asserted.
+ * <p>
+ * Run: {@code mvn -B package -Pbench [-Dbench.rows=N] [-Dbench.args="..."]}; options: {@link Options#usage()}.
+ */
+public final class SinkBench {
+    static final String DB = "default";
+
+    /** What to run. */
+    record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
+            boolean bWithSchema, boolean bSchemaless, boolean profile, boolean memory, boolean keepTables,
+            String prefix, Path json, Path workDir) {
+
+        static String usage() {
+            return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
+                    + " [--batch N] [--b-formats schema,schemaless] [--profile] [--memory] [--keep-tables]"
+                    + " [--json FILE]";
+        }
+
+        static Options parse(String[] args, Path workDir) {
+            long rows = -1;
+            int sample = 20_000;
+            int partitions = 4;
+            int tasks = 2;
+            long seed = 42;
+            String paths = null;
+            int batch = 500;
+            String formats = null;
+            boolean profile = false;
+            boolean memory = false;
+            boolean keep = false;
+            Path json = workDir.resolve("bench.json");
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--rows" -> {
+                        String v = args[++i].replace("_", "").replace(",", "");
+                        rows = v.equals("auto") ? -1 : Long.parseLong(v);
+                    }
+                    case "--sample" -> sample = Integer.parseInt(args[++i].replace("_", "").replace(",", ""));
+                    case "--partitions" -> partitions = Integer.parseInt(args[++i]);
+                    case "--tasks" -> tasks = Integer.parseInt(args[++i]);
+                    case "--seed" -> seed = Long.parseLong(args[++i]);
+                    case "--paths" -> paths = args[++i].toUpperCase(Locale.ROOT);
+                    case "--batch" -> batch = Integer.parseInt(args[++i]);
+                    case "--b-formats" -> formats = args[++i];
+                    case "--profile" -> profile = true;
+                    case "--memory" -> memory = true;
+                    case "--keep-tables" -> keep = true;
+                    case "--json" -> json = Paths.get(args[++i]);
+                    case "" -> { }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
+                }
+            }
+            if (memory) {
+                rows = rows < 0 ? 10_000_000 : rows;
+                paths = paths == null ? "B" : paths;
+                formats = formats == null ? "schemaless" : formats;
+            }
+            rows = rows < 0 ? 1_000_000 : rows;
+            paths = paths == null ? "ABCDE" : paths;
+            formats = formats == null ? "schema,schemaless" : formats;
+            if (rows < 20 || sample < 20 || rows > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("need 20 <= --rows <= 2^31-1 and --sample >= 20");
+            }
+            if (!paths.matches("[ABCDE]+")) {
+                throw new IllegalArgumentException("--paths takes letters of ABCDE, got " + paths);
+            }
+            return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
+                    formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
+                    formats.contains("schemaless"), profile, memory, keep, "bench", json, workDir);
+        }
+
+        boolean runs(char path) {
+            return paths.indexOf(path) >= 0;
+        }
+    }
+
+    private final Stack stack;
+    private final ClickHouseServer server;
+    private final Options o;
+    private final SinkBenchReport report;
+    private final CheckLine expected;
+
+    /** @param stack the stack for path B; null when B is not run (then only {@code server} is needed) */
+    SinkBench(ClickHouseServer server, Stack stack, Options options) {
+        this.stack = stack;
+        this.server = server;
+        this.o = options;
+        this.report = new SinkBenchReport(options);
+        this.expected = EventsTable.expected(options.seed(), options.rows());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path work = Paths.get(System.getProperty("chsink.work.dir", "target/bench")).toAbsolutePath();
+        Options options = Options.parse(args, work);
+        Files.createDirectories(work);
+        Path gcLog = work.resolve("worker-gc.log");
+        Files.deleteIfExists(gcLog);
+        String heap = options.memory() ? "-Xmx512m" : "-Xmx1g";
+        String opts = System.getProperty("chsink.worker.jvm.opts", heap);
+        System.setProperty("chsink.worker.jvm.opts", opts + " -Xlog:gc:file=" + gcLog);
+        boolean needsKafka = options.runs('B');
+        System.out.printf("Starting %s (work dir %s, worker JVM options: %s)...%n",
+                needsKafka ? "ClickHouse, Kafka and Connect" : "ClickHouse", work, System.getProperty("chsink.worker.jvm.opts"));
+        SinkBenchReport report;
+        if (needsKafka) {
+            try (Stack stack = Stack.start(work)) {
+                report = new SinkBench(stack.clickhouse(), stack, options).run(gcLog);
+            }
+        } else {
+            try (ClickHouseServer server = ClickHouseServer.embedded(work.resolve("clickhouse"))) {
+                report = new SinkBench(server, null, options).run(null);
+            }
+        }
+        report.print(System.out);
+        report.writeJson(options.json());
+        System.out.println();
+        System.out.println("JSON: " + options.json().toAbsolutePath());
+        System.exit(report.allChecksEqual() ? 0 : 1);
+    }
+
+    /** Runs the paths the options name, in the order C, A, D, E, B; returns the figures. */
+    SinkBenchReport run(Path workerGcLog) throws Exception {
+        double loadAtStart = MachineFacts.loadAverage();
+        report.machine.putAll(MachineFacts.describe(server));
+        report.expected = expected;
+        System.out.printf("%s; load average (1 min) %.2f%n", report.machine.get("clickhouseData"), loadAtStart);
+        System.out.println("Expected check line (from the generator): " + expected);
+        List<SinkRecord> records = null;
+        if (o.runs('A') || o.runs('C')) {
+            long t0 = System.nanoTime();
+            records = ConnectorEncoder.records("bench-a", o.seed(), (int) o.rows(), o.partitions());
+            System.out.printf("Built %,d SinkRecords (Struct with schema, %d partitions) in %.1f s (not timed)%n",
+                    o.rows(), o.partitions(), (System.nanoTime() - t0) / 1e9);
+        }
+        try (Client client = BlocksPath.client(server.url() + "/", server.user(), server.password())) {
+            if (o.runs('C')) {
+                runC(client, records);
+            }
+            if (o.runs('A')) {
+                runA(client, records);
+            }
+        }
+        records = null; // let the dataset go before the end-to-end paths
+        if (o.runs('D')) {
+            runJdbc('D', o.rows(), JdbcPath.BATCH_ROWS);
+        }
+        if (o.runs('E')) {
+            runJdbc('E', o.sample(), 1);
+        }
+        if (o.runs('B')) {
+            if (stack == null) {
+                throw new IllegalStateException("path B needs Kafka and Connect: no stack given");
+            }
+            if (o.bWithSchema()) {
+                runB(true, workerGcLog);
+            }
+            if (o.bSchemaless()) {
+                runB(false, workerGcLog);
+            }
+        }
+        report.machine.put("loadAvg1m", String.format(Locale.ROOT, "%.2f at start, %.2f at end", loadAtStart,
+                MachineFacts.loadAverage()));
+        return report;
+    }
+
+    private String table(String suffix) {
+        String t = o.prefix() + "_" + suffix;
+        server.exec("DROP TABLE IF EXISTS " + EventsTable.qualified(DB, t) + " SYNC");
+        server.exec(EventsTable.createSql(DB, t));
+        return t;
+    }
+
+    /** Checks count and check line of a path's table, records them, and drops the table unless kept. */
+    private SinkBenchReport.Check verify(String table, long rows, CheckLine want) {
+        long count = Long.parseLong(server.http().scalar("SELECT count() FROM " + EventsTable.qualified(DB, table)).trim());
+        CheckLine line = EventsTable.check(server.http(), DB, table);
+        if (!o.keepTables()) {
+            server.exec("DROP TABLE " + EventsTable.qualified(DB, table) + " SYNC");
+        }
+        SinkBenchReport.Check c = new SinkBenchReport.Check(table, count, line, want, count == rows && line.equals(want));
+        System.out.printf("    %s: count()=%,d %s %s%n", table, count, line, c.ok() ? "= expected" : "!= expected " + want);
+        return c;
+    }
+
+    private void runC(Client client, List<SinkRecord> records) throws Exception {
+        System.out.println("C: pre-encoded Native blocks inserted with client-v2...");
+        String table = table("c");
+        List<byte[]> bodies = new ConnectorEncoder(client, DB, table).encodeBlocks(records);
+        long nativeBytes = bodies.stream().mapToLong(b -> b.length).sum();
+        report.nativeBytesPerRow = (double) nativeBytes / o.rows();
+        // Warm-up: the first block into a scratch table, so the HTTP client and LZ4 code are compiled.
+        String scratch = table("c_warmup");
+        BlocksPath.insert(client, DB, scratch, bodies.subList(0, 1));
+        server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+
+        Meter m = Meter.start(server);
+        long written = BlocksPath.insert(client, DB, table, bodies);
+        SinkBenchReport.Path p = m.stop('C', "ceiling: pre-encoded Native, client-v2", o.rows(), "this JVM");
+        p.details.put("blocks", bodies.size());
+        p.details.put("nativeBytes", nativeBytes);
+        p.details.put("writtenRowsReported", written);
+        p.check = verify(table, o.rows(), expected);
+        report.add(p);
+    }
+
+    private void runA(Client client, List<SinkRecord> records) throws Exception {
+        System.out.printf("A: the connector's SinkTask in-process, put() batches of %d...%n", o.batch());
+        // Warm-up: 5% of the records (at most 100,000) through a throw-away task into a scratch table.
+        String scratch = table("a_warmup");
+        List<SinkRecord> warm = records.subList(0, (int) Math.min(records.size(), Math.max(20, Math.min(100_000, records.size() / 20))));
+        TaskPath.run(warm, taskProps("bench-a", scratch), o.batch());
+        server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+
+        String table = table("a");
+        Meter m = Meter.start(server);
+        TaskPath.Result r = TaskPath.run(records, taskProps("bench-a", table), o.batch());
+        SinkBenchReport.Path p = m.stop('A', "SinkTask in-process, put() x " + o.batch(), o.rows(), "this JVM");
+        p.seconds = r.nanos() / 1e9; // the task's own window (the meter adds only its bookkeeping)
+        p.details.put("putCalls", r.putCalls());
+        p.details.put("putThreadBytesPerRecord", (double) r.putThreadBytes() / o.rows());
+        p.details.put("insertThreadBytesPerRecord", (double) r.insertThreadBytes() / o.rows());
+        p.details.put("heapBeforeMiB", r.heapBeforeBytes() / 1048576.0);
+        p.details.put("peakHeapMiB", r.peakHeapBytes() / 1048576.0);
+        p.details.put("pauses", r.pauses());
+        p.check = verify(table, o.rows(), expected);
+        report.add(p);
+    }
+
+    private Map<String, String> taskProps(String topic, String table) {
+        Map<String, String> overrides = new HashMap<>();
+        overrides.put("name", "bench-a");
+        overrides.put("topics", topic);
+        overrides.put("clickhouse.url", server.url());
+        overrides.put("clickhouse.user", server.user());
+        overrides.put("clickhouse.password", server.password());
+        overrides.put("clickhouse.database", DB);
+        overrides.put("topic.to.table.map", topic + ":" + table);
+        return ConnectorConfigs.load("clickhouse-sink.json", overrides);
+    }
+
+    private void runJdbc(char id, long rows, int batchRows) throws Exception {
+        String what = batchRows == 1 ? "clickhouse-jdbc, executeUpdate per row" : "clickhouse-jdbc, addBatch, executeBatch every " + batchRows;
+        System.out.printf("%c: %s, %,d rows%s...%n", id, what, rows, rows < o.rows() ? " (a sample: the first " + rows + " events)" : "");
+        String table = table(Character.toString(Character.toLowerCase(id)));
+        try (Connection c = JdbcPath.connect(server.url(), DB, server.user(), server.password())) {
+            String asyncInsert = JdbcPath.asyncInsert(c);
+            Meter m = Meter.start(server);
+            long written = JdbcPath.insert(c, DB, table, o.seed(), rows, batchRows);
+            SinkBenchReport.Path p = m.stop(id, what, rows, "this JVM");
+            p.details.put("writtenRowsReported", written);
+            p.details.put("asyncInsert", asyncInsert);
+            if (rows < o.rows()) {
+                p.details.put("sampleOf", o.rows());
+            }
+            p.check = verify(table, rows, rows == o.rows() ? expected : EventsTable.expected(o.seed(), rows));
+            report.add(p);
+        }
+    }
+
+    private void runB(boolean withSchema, Path gcLog) throws Exception {
+        String format = withSchema ? "JSON with schemas" : "schemaless JSON";
+        System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
+                o.tasks(), o.rows());
+        String table = table(withSchema ? "b_schema" : "b_schemaless");
+        String topic = o.prefix() + "-b-" + (withSchema ? "schema" : "schemaless") + "-" + Long.toString(System.currentTimeMillis(), 36);
+        Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + (withSchema ? "schema" : "schemaless") + ".jfr") : null;
+        EndToEndPath.Result r = EndToEndPath.run(stack, DB, table, topic, o.seed(), o.rows(), o.partitions(), o.tasks(),
+                withSchema, gcLog, jfr);
+        SinkBenchReport.Path p = new SinkBenchReport.Path(withSchema ? "B" : "B'", "end to end, " + format
+                + ", " + o.partitions() + " partitions, tasks.max=" + o.tasks(), o.rows(), r.nanos() / 1e9, "worker",
+                r.workerCpu(), r.serverCpu());
+        p.details.put("kafkaValueBytesPerRecord", (double) r.kafkaValueBytes() / o.rows());
+        p.details.put("kafkaValueMBPerSecond", r.kafkaValueBytes() / 1e6 / (r.nanos() / 1e9));
+        p.details.put("produceSecondsNotTimed", r.produceSeconds());
+        p.details.put("bufferPausesLogged", r.pausesLogged());
+        if (r.gc().known()) {
+            Map<String, Object> gc = new LinkedHashMap<>();
+            gc.put("collections", r.gc().collections());
+            gc.put("fullCollections", r.gc().fullCollections());
+            gc.put("maxHeapBeforeGcMiB", r.gc().maxBeforeMiB());
+            gc.put("maxHeapAfterGcMiB", r.gc().maxAfterMiB());
+            gc.put("maxCommittedMiB", r.gc().maxCommittedMiB());
+            gc.put("pauseMsTotal", r.gc().pauseMs());
+            p.details.put("workerGc", gc);
+        }
+        if (r.profile() != null) {
+            p.profile = r.profile();
+        }
+        p.check = verify(table, o.rows(), expected);
+        report.add(p);
+    }
+
+    /** Wall time and CPU time (this JVM, ClickHouse) of one path. */
+    private static final class Meter {
+        private final ProcessCpu self = ProcessCpu.self();
+        private final ProcessCpu server;
+        private final ProcessCpu.Sample self0;
+        private final ProcessCpu.Sample server0;
+        private final long start;
+
+        private Meter(ClickHouseServer s) {
+            server = ProcessCpu.ofClickHouse(s.httpPort());
+            self0 = self.sample();
+            server0 = server.sample();
+            start = System.nanoTime();
+        }
+
+        static Meter start(ClickHouseServer s) {
+            return new Meter(s);
+        }
+
+        SinkBenchReport.Path stop(char id, String what, long rows, String client) {
+            long nanos = System.nanoTime() - start;
+            return new SinkBenchReport.Path(Character.toString(id), what, rows, nanos / 1e9, client,
+                    self.sample().minus(self0), server.sample().minus(server0));
+        }
+    }
+}

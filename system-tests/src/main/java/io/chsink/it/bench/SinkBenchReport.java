@@ -1,0 +1,230 @@
+package io.chsink.it.bench;
+
+import io.chsink.it.events.CheckLine;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The figures of one {@link SinkBench} run: printed as a table, and written as the same figures in JSON. */
+final class SinkBenchReport {
+    /** A path's table after the run: its count and check line against the one wanted. */
+    record Check(String table, long count, CheckLine line, CheckLine expected, boolean ok) {
+    }
+
+    /** One path's figures. CPU: {@code client} is the process that did the client-side work. */
+    static final class Path {
+        final String id;
+        final String what;
+        final long rows;
+        double seconds;
+        final String client;
+        final ProcessCpu.Sample clientCpu;
+        final ProcessCpu.Sample serverCpu;
+        final Map<String, Object> details = new LinkedHashMap<>();
+        Check check;
+        JfrBreakdown profile;
+
+        Path(String id, String what, long rows, double seconds, String client, ProcessCpu.Sample clientCpu,
+                ProcessCpu.Sample serverCpu) {
+            this.id = id;
+            this.what = what;
+            this.rows = rows;
+            this.seconds = seconds;
+            this.client = client;
+            this.clientCpu = clientCpu;
+            this.serverCpu = serverCpu;
+        }
+
+        double rowsPerSecond() {
+            return rows / seconds;
+        }
+
+        double cpuSeconds() {
+            return clientCpu.seconds() + serverCpu.seconds();
+        }
+    }
+
+    private final SinkBench.Options options;
+    final Map<String, Object> machine = new LinkedHashMap<>();
+    final List<Path> paths = new ArrayList<>();
+    CheckLine expected;
+    double nativeBytesPerRow = Double.NaN;
+
+    SinkBenchReport(SinkBench.Options options) {
+        this.options = options;
+    }
+
+    void add(Path p) {
+        paths.add(p);
+    }
+
+    /** Every path's table holds exactly its rows, with the check line of the generator's events. */
+    boolean allChecksEqual() {
+        return !paths.isEmpty() && paths.stream().allMatch(p -> p.check != null && p.check.ok());
+    }
+
+    private Path path(String id) {
+        return paths.stream().filter(p -> p.id.equals(id)).findFirst().orElse(null);
+    }
+
+    /** rows/s of a over rows/s of b, NaN when either did not run. */
+    double ratio(String a, String b) {
+        Path pa = path(a);
+        Path pb = path(b);
+        return pa == null || pb == null ? Double.NaN : pa.rowsPerSecond() / pb.rowsPerSecond();
+    }
+
+    private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"}};
+
+    void print(PrintStream out) {
+        out.println();
+        out.printf("== Sink benchmark: %,d events (seed %d), %d partitions ==%n", options.rows(), options.seed(),
+                options.partitions());
+        machine.forEach((k, v) -> out.printf("%-16s %s%n", k + ":", v));
+        out.printf("%-16s %s%n", "connector:", ConnectorClasses.source());
+        out.println();
+        out.printf("%-3s %-58s %11s %8s %10s %7s %14s %8s %10s  %s%n", "", "path", "rows", "s", "rows/s", "MB/s",
+                "client CPU s", "CH CPU s", "rows/CPU-s", "check");
+        for (Path p : paths) {
+            out.printf("%-3s %-58s %,11d %8.2f %,10.0f %7s %14s %8s %,10.0f  %s%n", p.id, p.what, p.rows, p.seconds,
+                    p.rowsPerSecond(), mbPerSecond(p), cpu(p.clientCpu) + " " + shortName(p.client), cpu(p.serverCpu),
+                    p.rows / p.cpuSeconds(), p.check == null ? "-" : p.check.ok() ? "OK" : "MISMATCH");
+        }
+        out.printf("  MB/s: rows/s x %.1f bytes/row, the dataset's size as uncompressed Native (the wire format)."
+                + " CPU: user + system from /proc;%n  client = this JVM (A, C, D, E) or the Connect worker (B);"
+                + " CH = the ClickHouse server process. rows/CPU-s = rows / (client + CH CPU s).%n", nativeBytesPerRow);
+        Path e = path("E");
+        if (e != null && e.rows < options.rows()) {
+            out.printf("  E ran on a sample: the first %,d events; its check line is compared with the generator's"
+                    + " for that sample.%n", e.rows);
+        }
+
+        out.println();
+        StringBuilder ratios = new StringBuilder("Ratios of rows/s:");
+        for (String[] r : RATIOS) {
+            double v = ratio(r[0], r[1]);
+            if (!Double.isNaN(v)) {
+                ratios.append(String.format(Locale.ROOT, "  %s/%s = %s", r[0], r[1], v >= 10 ? String.format(Locale.ROOT, "%.0f", v)
+                        : String.format(Locale.ROOT, "%.2f", v)));
+            }
+        }
+        out.println(ratios);
+        out.println("  (B = JSON with schemas, B' = schemaless JSON)");
+
+        Path a = path("A");
+        if (a != null) {
+            out.println();
+            out.printf("A, memory and allocation: put() thread %.0f bytes/record, insert threads %.0f bytes/record"
+                    + " (records built beforehand, not counted);%n  heap in use %.0f MiB before (the prebuilt records),"
+                    + " peak %.0f MiB during the run; %,d put() calls; consumption paused %d times%n",
+                    a.details.get("putThreadBytesPerRecord"), a.details.get("insertThreadBytesPerRecord"),
+                    a.details.get("heapBeforeMiB"), a.details.get("peakHeapMiB"), a.details.get("putCalls"),
+                    a.details.get("pauses"));
+        }
+        for (Path p : paths) {
+            if (!p.id.startsWith("B")) {
+                continue;
+            }
+            out.println();
+            out.printf("%s (%s): Kafka values %.0f bytes/record, %.1f MB/s of JSON; topic produced beforehand in %.1f s;"
+                    + " buffer.max.bytes pauses logged: %s%n", p.id, p.what, p.details.get("kafkaValueBytesPerRecord"),
+                    p.details.get("kafkaValueMBPerSecond"), p.details.get("produceSecondsNotTimed"),
+                    p.details.get("bufferPausesLogged"));
+            if (p.details.get("workerGc") instanceof Map<?, ?> gc) {
+                out.printf("  worker heap (GC log): %s collections (%s full), at most %s MiB in use before a collection,"
+                        + " %s MiB live after one, %s MiB committed; %.0f ms of pauses%n", gc.get("collections"),
+                        gc.get("fullCollections"), gc.get("maxHeapBeforeGcMiB"), gc.get("maxHeapAfterGcMiB"),
+                        gc.get("maxCommittedMiB"), (Double) gc.get("pauseMsTotal"));
+            }
+            if (p.profile != null) {
+                printProfile(out, p.profile);
+            }
+        }
+
+        out.println();
+        out.println("Check lines (groups/totalRows/totalCents/checksum of each table)");
+        out.println("  expected (generator): " + expected);
+        for (Path p : paths) {
+            if (p.check != null) {
+                out.printf("  %-3s %-22s count()=%,d  %s  %s%n", p.id, p.check.table(), p.check.count(), p.check.line(),
+                        p.check.ok() ? (p.check.expected().equals(expected) ? "equal" : "equal to the generator's for its sample")
+                                : "MISMATCH, expected " + p.check.expected());
+            }
+        }
+        out.println(allChecksEqual() ? "RESULT: OK, every path wrote exactly the generated rows"
+                : "RESULT: MISMATCH, see above");
+    }
+
+    private static void printProfile(PrintStream out, JfrBreakdown j) {
+        out.printf("  worker CPU by component (JFR, %,d execution samples of Java threads; %s):%n", j.samples, j.file);
+        j.byComponent.forEach((k, v) -> out.printf("    %-46s %5.1f%%%n", k, 100.0 * v / Math.max(1, j.samples)));
+        out.println("  by thread:");
+        j.byThread.forEach((k, v) -> out.printf("    %-46s %5.1f%%%n", k, 100.0 * v / Math.max(1, j.samples)));
+        out.println("  hottest methods on the task and insert threads:");
+        j.topConnectorFrames.forEach((k, v) -> out.printf("    %-80s %5.1f%%%n", k, 100.0 * v / Math.max(1, j.samples)));
+    }
+
+    private String mbPerSecond(Path p) {
+        return Double.isNaN(nativeBytesPerRow) ? "n/a"
+                : String.format(Locale.ROOT, "%.1f", p.rowsPerSecond() * nativeBytesPerRow / 1e6);
+    }
+
+    private static String cpu(ProcessCpu.Sample s) {
+        return s.known() ? String.format(Locale.ROOT, "%.2f", s.seconds()) : "n/a";
+    }
+
+    private static String shortName(String client) {
+        return client.equals("worker") ? "(wk)" : "(jvm)";
+    }
+
+    void writeJson(java.nio.file.Path file) throws IOException {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("rows", options.rows());
+        root.put("seed", options.seed());
+        root.put("partitions", options.partitions());
+        root.put("tasksMax", options.tasks());
+        root.put("putBatch", options.batch());
+        root.put("machine", machine);
+        root.put("connectorClasses", ConnectorClasses.source());
+        root.put("nativeBytesPerRow", nativeBytesPerRow);
+        root.put("expectedCheckLine", String.valueOf(expected));
+        List<Object> list = new ArrayList<>();
+        for (Path p : paths) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", p.id);
+            m.put("what", p.what);
+            m.put("rows", p.rows);
+            m.put("seconds", p.seconds);
+            m.put("rowsPerSecond", p.rowsPerSecond());
+            m.put("nativeMBPerSecond", p.rowsPerSecond() * nativeBytesPerRow / 1e6);
+            m.put("clientProcess", p.client);
+            m.put("clientCpuSeconds", p.clientCpu.seconds());
+            m.put("clickhouseCpuSeconds", p.serverCpu.seconds());
+            m.put("rowsPerCpuSecond", p.rows / p.cpuSeconds());
+            m.putAll(p.details);
+            if (p.check != null) {
+                m.put("table", p.check.table());
+                m.put("count", p.check.count());
+                m.put("checkLine", p.check.line().toString());
+                m.put("expectedCheckLine", p.check.expected().toString());
+                m.put("checkOk", p.check.ok());
+            }
+            if (p.profile != null) {
+                m.put("workerProfile", p.profile.json());
+            }
+            list.add(m);
+        }
+        root.put("paths", list);
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        for (String[] r : RATIOS) {
+            ratios.put(r[0] + "/" + r[1], ratio(r[0], r[1]));
+        }
+        root.put("ratios", ratios);
+        root.put("allChecksEqual", allChecksEqual());
+        Json.write(file, root);
+    }
+}

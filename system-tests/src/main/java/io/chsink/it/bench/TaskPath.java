@@ -1,0 +1,235 @@
+package io.chsink.it.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+
+/**
+ * Path A: the connector's real SinkTask in this JVM, fed SinkRecords built beforehand, the way Connect's
+ * WorkerSinkTask drives a task: {@code put()} with batches of {@code max.poll.records} records (500 by default), an
+ * empty {@code put()} after the timeout the task asked for while its partitions are paused or no records are left,
+ * and {@code preCommit()} whenever the task requests a commit. The run ends when preCommit returns, for every
+ * partition, the offset after its last record: every row is verified in ClickHouse. No Kafka is involved.
+ * <p>
+ * Allocation is read per thread from the JVM ({@code com.sun.management.ThreadMXBean}): the task thread's bytes
+ * around each put() call (the records were built before the clock started) and the insert threads' bytes.
+ */
+final class TaskPath {
+    /** What one run measured. */
+    record Result(long rows, long nanos, int putCalls, long putThreadBytes, long insertThreadBytes, long peakHeapBytes,
+            long heapBeforeBytes, int pauses) {
+    }
+
+    private static final String TASK_CLASS = "io.chsink.connect.ClickHouseSinkTask";
+    private static final long MAX_WAIT_NANOS = 30L * 60 * 1_000_000_000L;
+
+    private TaskPath() {
+    }
+
+    /**
+     * Runs the task over {@code records} (in order, partitions as the records say) with the given task properties
+     * and {@code batch} records per put().
+     */
+    static Result run(List<SinkRecord> records, Map<String, String> taskProps, int batch) throws Exception {
+        Map<TopicPartition, Long> end = new HashMap<>();
+        for (SinkRecord r : records) {
+            end.merge(new TopicPartition(r.topic(), r.kafkaPartition()), r.kafkaOffset() + 1, Math::max);
+        }
+        Context context = new Context(end.keySet(), taskProps);
+        SinkTask task = (SinkTask) ConnectorClasses.load(TASK_CLASS).getDeclaredConstructor().newInstance();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        task.initialize(context);
+        task.start(taskProps);
+        try {
+            task.open(new ArrayList<>(end.keySet()));
+            System.gc();
+            long heapBefore = heapUsed();
+            resetHeapPeaks();
+            Map<TopicPartition, OffsetAndMetadata> consumed = new HashMap<>();
+            long putBytes = 0;
+            int puts = 0;
+            int next = 0;
+            long start = System.nanoTime();
+            while (true) {
+                List<SinkRecord> delivered;
+                if (next < records.size() && context.paused.isEmpty()) {
+                    delivered = records.subList(next, Math.min(records.size(), next + batch));
+                    next += delivered.size();
+                } else {
+                    // Connect polls for the timeout the task asked for (it never polls paused partitions) and
+                    // calls put() with whatever came: nothing here.
+                    sleepMillis(Math.max(1, Math.min(context.takeTimeout(), 100)));
+                    delivered = List.of();
+                }
+                long before = threads.getCurrentThreadAllocatedBytes();
+                task.put(delivered);
+                putBytes += threads.getCurrentThreadAllocatedBytes() - before;
+                puts++;
+                for (SinkRecord r : delivered) {
+                    consumed.put(new TopicPartition(r.topic(), r.kafkaPartition()), new OffsetAndMetadata(r.kafkaOffset() + 1));
+                }
+                if (context.rewound) {
+                    throw new IllegalStateException("the task rewound partitions (context.offset) during the benchmark");
+                }
+                if (context.takeCommitRequest() || next == records.size()) {
+                    Map<TopicPartition, OffsetAndMetadata> committable = task.preCommit(new HashMap<>(consumed));
+                    if (next == records.size() && allCommitted(committable, end)) {
+                        break;
+                    }
+                }
+                if (System.nanoTime() - start > MAX_WAIT_NANOS) {
+                    throw new IllegalStateException("path A did not finish within 30 minutes");
+                }
+            }
+            long nanos = System.nanoTime() - start;
+            long insertBytes = insertThreadBytes(threads);
+            return new Result(records.size(), nanos, puts, putBytes, insertBytes, heapPeak(), heapBefore, context.pauses);
+        } finally {
+            task.close(new ArrayList<>(end.keySet()));
+            task.stop();
+        }
+    }
+
+    private static boolean allCommitted(Map<TopicPartition, OffsetAndMetadata> committable, Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            OffsetAndMetadata o = committable.get(e.getKey());
+            if (o == null || o.offset() < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Bytes allocated so far by the task's insert threads (they live as long as the task). */
+    private static long insertThreadBytes(com.sun.management.ThreadMXBean threads) {
+        long total = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("chsink-insert-")) {
+                long b = threads.getThreadAllocatedBytes(t.getId());
+                total += Math.max(0, b);
+            }
+        }
+        return total;
+    }
+
+    private static long heapUsed() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static void resetHeapPeaks() {
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) {
+                p.resetPeakUsage();
+            }
+        }
+    }
+
+    /** The sum of the heap pools' peaks since the reset: an upper bound of the peak heap in use. */
+    private static long heapPeak() {
+        long total = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) {
+                total += p.getPeakUsage().getUsed();
+            }
+        }
+        return total;
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** What Connect's WorkerSinkTaskContext does, minus the consumer: remembers what the task asked for. */
+    private static final class Context implements SinkTaskContext {
+        private final Set<TopicPartition> assignment;
+        private final Map<String, String> configs;
+        final Set<TopicPartition> paused = new HashSet<>();
+        private long timeout = -1;
+        private boolean commitRequested;
+        boolean rewound;
+        int pauses;
+
+        Context(Collection<TopicPartition> assignment, Map<String, String> configs) {
+            this.assignment = Set.copyOf(assignment);
+            this.configs = configs;
+        }
+
+        long takeTimeout() {
+            long t = timeout;
+            timeout = -1;
+            return t < 0 ? 100 : t;
+        }
+
+        boolean takeCommitRequest() {
+            boolean r = commitRequested;
+            commitRequested = false;
+            return r;
+        }
+
+        @Override
+        public Map<String, String> configs() {
+            return configs;
+        }
+
+        @Override
+        public void offset(Map<TopicPartition, Long> offsets) {
+            rewound = true;
+        }
+
+        @Override
+        public void offset(TopicPartition tp, long offset) {
+            rewound = true;
+        }
+
+        @Override
+        public void timeout(long timeoutMs) {
+            timeout = timeoutMs;
+        }
+
+        @Override
+        public Set<TopicPartition> assignment() {
+            return assignment;
+        }
+
+        @Override
+        public void pause(TopicPartition... partitions) {
+            if (paused.isEmpty()) {
+                pauses++;
+            }
+            paused.addAll(List.of(partitions));
+        }
+
+        @Override
+        public void resume(TopicPartition... partitions) {
+            paused.removeAll(List.of(partitions));
+        }
+
+        @Override
+        public void requestCommit() {
+            commitRequested = true;
+        }
+
+        @Override
+        public PluginMetrics pluginMetrics() {
+            return null;
+        }
+    }
+}
