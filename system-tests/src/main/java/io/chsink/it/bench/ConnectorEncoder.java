@@ -85,6 +85,22 @@ final class ConnectorEncoder {
         return records;
     }
 
+    /**
+     * The first {@code count} events of {@code seed} as a Connect worker's polls hand them to a task: runs of
+     * {@code run} records of one partition, the partitions taking turns (event i is in partition (i / run) %
+     * partitions, offsets counting up per partition from 0). The same rows as {@link #records(String, long, int, int)}.
+     */
+    static List<SinkRecord> polledRecords(String topic, long seed, int count, int partitions, int run) {
+        List<SinkRecord> records = new ArrayList<>(count);
+        EventGenerator generator = new EventGenerator(seed);
+        long[] next = new long[partitions];
+        for (int i = 0; i < count; i++) {
+            int p = (i / run) % partitions;
+            records.add(record(topic, p, next[p]++, generator.next()));
+        }
+        return records;
+    }
+
     /** One event as JsonConverter with schemas.enable=true makes it. */
     static SinkRecord record(String topic, int partition, long offset, Event e) {
         Struct value = new Struct(VALUE_SCHEMA)

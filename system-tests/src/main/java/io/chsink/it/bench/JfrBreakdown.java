@@ -61,7 +61,8 @@ final class JfrBreakdown {
             }
             n++;
             components.merge(component(st.getFrames()), 1L, Long::sum);
-            String thread = e.getThread("sampledThread") == null ? "?" : threadGroup(e.getThread("sampledThread").getJavaName());
+            String thread = threadGroup(e.getThread("sampledThread") == null ? null
+                    : e.getThread("sampledThread").getJavaName(), st.getFrames());
             threads.merge(thread, 1L, Long::sum);
             if (!st.getFrames().isEmpty() && (thread.startsWith("task") || thread.startsWith("chsink-insert"))) {
                 RecordedFrame top = st.getFrames().get(0);
@@ -85,13 +86,18 @@ final class JfrBreakdown {
         return "other (JDK, logging, ...)";
     }
 
-    /** Thread names without their numbers: "task-thread-x-0" and "-1" count together. */
-    private static String threadGroup(String name) {
+    /**
+     * Thread names without their numbers ("pool-2-thread-1" and "-3" count together); a sink task's thread (Connect
+     * names it after its executor) is told by WorkerSinkTask on its stack.
+     */
+    private static String threadGroup(String name, List<RecordedFrame> frames) {
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            if (frames.get(i).getMethod().getType().getName().startsWith("org.apache.kafka.connect.runtime.WorkerSinkTask")) {
+                return "task threads (poll, convert, put)";
+            }
+        }
         if (name == null) {
             return "?";
-        }
-        if (name.startsWith("task-thread-")) {
-            return "task threads (put, converter, consumer poll)";
         }
         if (name.startsWith("chsink-insert-")) {
             return "chsink-insert threads (Native writeTo, LZ4, HTTP)";

@@ -38,12 +38,12 @@ public final class SinkBench {
     /** What to run. */
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean profile, boolean memory, boolean keepTables,
-            String prefix, Path json, Path workDir) {
+            boolean warmup, String prefix, Path json, Path workDir) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
                     + " [--batch N] [--b-formats schema,schemaless] [--profile] [--memory] [--keep-tables]"
-                    + " [--json FILE]";
+                    + " [--no-warmup] [--prefix NAME] [--json FILE]";
         }
 
         static Options parse(String[] args, Path workDir) {
@@ -58,6 +58,8 @@ public final class SinkBench {
             boolean profile = false;
             boolean memory = false;
             boolean keep = false;
+            boolean warmup = true;
+            String prefix = "bench";
             Path json = workDir.resolve("bench.json");
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -75,6 +77,8 @@ public final class SinkBench {
                     case "--profile" -> profile = true;
                     case "--memory" -> memory = true;
                     case "--keep-tables" -> keep = true;
+                    case "--no-warmup" -> warmup = false;
+                    case "--prefix" -> prefix = args[++i];
                     case "--json" -> json = Paths.get(args[++i]);
                     case "" -> { }
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
@@ -96,7 +100,7 @@ public final class SinkBench {
             }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
-                    formats.contains("schemaless"), profile, memory, keep, "bench", json, workDir);
+                    formats.contains("schemaless"), profile, memory, keep, warmup, prefix, json, workDir);
         }
 
         boolean runs(char path) {
@@ -158,9 +162,10 @@ public final class SinkBench {
         List<SinkRecord> records = null;
         if (o.runs('A') || o.runs('C')) {
             long t0 = System.nanoTime();
-            records = ConnectorEncoder.records("bench-a", o.seed(), (int) o.rows(), o.partitions());
-            System.out.printf("Built %,d SinkRecords (Struct with schema, %d partitions) in %.1f s (not timed)%n",
-                    o.rows(), o.partitions(), (System.nanoTime() - t0) / 1e9);
+            records = ConnectorEncoder.polledRecords("bench-a", o.seed(), (int) o.rows(), o.partitions(), o.batch());
+            System.out.printf("Built %,d SinkRecords (Struct with schema; %d partitions taking turns in runs of %d, as"
+                    + " polls deliver them) in %.1f s (not timed)%n", o.rows(), o.partitions(), o.batch(),
+                    (System.nanoTime() - t0) / 1e9);
         }
         try (Client client = BlocksPath.client(server.url() + "/", server.user(), server.password())) {
             if (o.runs('C')) {
@@ -218,10 +223,12 @@ public final class SinkBench {
         List<byte[]> bodies = new ConnectorEncoder(client, DB, table).encodeBlocks(records);
         long nativeBytes = bodies.stream().mapToLong(b -> b.length).sum();
         report.nativeBytesPerRow = (double) nativeBytes / o.rows();
-        // Warm-up: the first block into a scratch table, so the HTTP client and LZ4 code are compiled.
-        String scratch = table("c_warmup");
-        BlocksPath.insert(client, DB, scratch, bodies.subList(0, 1));
-        server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+        if (o.warmup()) {
+            // The first block into a scratch table, so the HTTP client and LZ4 code are compiled.
+            String scratch = table("c_warmup");
+            BlocksPath.insert(client, DB, scratch, bodies.subList(0, 1));
+            server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+        }
 
         Meter m = Meter.start(server);
         long written = BlocksPath.insert(client, DB, table, bodies);
@@ -235,11 +242,13 @@ public final class SinkBench {
 
     private void runA(Client client, List<SinkRecord> records) throws Exception {
         System.out.printf("A: the connector's SinkTask in-process, put() batches of %d...%n", o.batch());
-        // Warm-up: 5% of the records (at most 100,000) through a throw-away task into a scratch table.
-        String scratch = table("a_warmup");
-        List<SinkRecord> warm = records.subList(0, (int) Math.min(records.size(), Math.max(20, Math.min(100_000, records.size() / 20))));
-        TaskPath.run(warm, taskProps("bench-a", scratch), o.batch());
-        server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+        if (o.warmup()) {
+            // 5% of the records (at most 100,000) through a throw-away task into a scratch table.
+            String scratch = table("a_warmup");
+            List<SinkRecord> warm = records.subList(0, (int) Math.max(20, Math.min(100_000, records.size() / 20)));
+            TaskPath.run(warm, taskProps("bench-a", scratch), o.batch());
+            server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+        }
 
         String table = table("a");
         Meter m = Meter.start(server);
@@ -291,11 +300,30 @@ public final class SinkBench {
         String format = withSchema ? "JSON with schemas" : "schemaless JSON";
         System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
                 o.tasks(), o.rows());
+        String suffix = (withSchema ? "schema" : "schemaless") + "-" + Long.toString(System.currentTimeMillis(), 36);
+        // Warm-up: 5% of the rows (20,000 to 100,000) through a connector of their own into a scratch table, so the
+        // worker's JIT has compiled the converter and the connector, as in a worker that has been running a while.
+        if (o.warmup()) {
+            warmUpB(withSchema, suffix);
+        }
         String table = table(withSchema ? "b_schema" : "b_schemaless");
-        String topic = o.prefix() + "-b-" + (withSchema ? "schema" : "schemaless") + "-" + Long.toString(System.currentTimeMillis(), 36);
+        String topic = o.prefix() + "-b-" + suffix;
         Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + (withSchema ? "schema" : "schemaless") + ".jfr") : null;
         EndToEndPath.Result r = EndToEndPath.run(stack, DB, table, topic, o.seed(), o.rows(), o.partitions(), o.tasks(),
                 withSchema, gcLog, jfr);
+        report(withSchema, format, r, table);
+    }
+
+    private void warmUpB(boolean withSchema, String suffix) throws Exception {
+        long warmRows = Math.min(o.rows(), Math.max(20_000, Math.min(100_000, o.rows() / 20)));
+        String scratch = table(withSchema ? "b_schema_warmup" : "b_schemaless_warmup");
+        EndToEndPath.run(stack, DB, scratch, o.prefix() + "-warmup-" + suffix, o.seed(), warmRows, o.partitions(),
+                o.tasks(), withSchema, null, null);
+        server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
+        System.out.printf("    warm-up: %,d rows through the worker (not timed)%n", warmRows);
+    }
+
+    private void report(boolean withSchema, String format, EndToEndPath.Result r, String table) {
         SinkBenchReport.Path p = new SinkBenchReport.Path(withSchema ? "B" : "B'", "end to end, " + format
                 + ", " + o.partitions() + " partitions, tasks.max=" + o.tasks(), o.rows(), r.nanos() / 1e9, "worker",
                 r.workerCpu(), r.serverCpu());

@@ -1,0 +1,66 @@
+package io.chsink.it.bench;
+
+import java.io.OutputStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The connector's encoder on the events schema, records → Native bytes, per record: {@code append} is
+ * TableMapping.append into a fresh block (column writers resolved once per schema, values written into growing
+ * column buffers; buffer growth included); {@code appendAndWrite} adds NativeBlock.writeTo into a discarding
+ * stream. The records (Struct with schema, as JsonConverter makes them) are built once, outside the measurement.
+ * Run with JMH's GC profiler so that allocation per record shows as {@code gc.alloc.rate.norm} (bytes/op, one op =
+ * one record): {@code mvn -B package -Pjmh} (see README "Benchmarks").
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class EncoderBenchmark {
+    /** Records per invocation: one block of this many rows. */
+    static final int ROWS = 100_000;
+    /** What the task sizes a new block's buffers for before they grow (ClickHouseSinkTask.INITIAL_BLOCK_ROWS). */
+    static final int INITIAL_ROWS = 1024;
+
+    private List<SinkRecord> records;
+    private ConnectorEncoder encoder;
+    private final OutputStream discard = OutputStream.nullOutputStream();
+
+    @Setup
+    public void setUp() {
+        records = ConnectorEncoder.records("events", 42, ROWS, 4);
+        encoder = ConnectorEncoder.forEventsTable();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public Object append() {
+        Object block = encoder.newBlock(INITIAL_ROWS);
+        for (SinkRecord r : records) {
+            encoder.append(r, block);
+        }
+        return block;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public Object appendAndWrite() {
+        Object block = append();
+        ConnectorEncoder.writeTo(block, discard);
+        return block;
+    }
+}
