@@ -2,6 +2,7 @@ package io.chsink.connect;
 
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.block.BlockBuffer;
+import io.chsink.connect.block.BlockRecycler;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
@@ -53,6 +54,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private TableRouter router;
     private TableSchemaLoader schemaLoader;
     private BlockBuffer buffer;
+    private BlockRecycler recycler;
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
@@ -75,6 +77,8 @@ public class ClickHouseSinkTask extends SinkTask {
         router = new TableRouter(config);
         schemaLoader = new TableSchemaLoader(client);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
+        // Spares: about one full block's buffers (a block's buffers are up to 1.5 times its bytes).
+        recycler = new BlockRecycler(2 * config.flushMaxBytes());
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS),
                 INSERT_CONCURRENCY, "chsink-insert-" + props.getOrDefault("name", "task"));
         try {
@@ -181,7 +185,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 return null;
             }
         }
-        block = new TableBlock(table, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
+        block = recycler.newBlock(table, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
         buffer.putOpen(block);
         return block;
     }
@@ -262,6 +266,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 verified = true;
                 stats.inserted(c.block.rows(), c.elapsedMs);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
+                recycler.offer(c.block);
             } else if (c.failure.tableMismatch() && tableChangedSince(c.block)) {
                 replayWithNewColumns(c.block, c.failure.message());
             } else if (fatal == null) {

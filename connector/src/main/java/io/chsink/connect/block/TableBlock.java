@@ -24,9 +24,17 @@ public final class TableBlock {
     private long[] lastRange;
 
     public TableBlock(TableId table, TableMapping mapping, int expectedRows, long nowMs) {
+        this(table, mapping, mapping.newBlock(expectedRows), nowMs);
+    }
+
+    /** A block on columns already made (and emptied) for {@code mapping}: see {@link BlockRecycler}. */
+    TableBlock(TableId table, TableMapping mapping, NativeBlock empty, long nowMs) {
+        if (empty.rows() != 0) {
+            throw new IllegalArgumentException("a new block must start empty");
+        }
         this.table = table;
         this.mapping = mapping;
-        this.block = mapping.newBlock(expectedRows);
+        this.block = empty;
         this.createdAtMs = nowMs;
     }
 

@@ -80,6 +80,25 @@ public final class LowCardinalityStringColumn extends NativeColumn {
     }
 
     @Override
+    public boolean reset() {
+        dictionary.clear();
+        keys.clear();
+        keyCount = 0;
+        rows = 0;
+        rowStart = 0;
+        if (nullable) {
+            keys.putByte(0);
+            keyCount = 1;
+        }
+        return true;
+    }
+
+    @Override
+    public long capacityBytes() {
+        return keys.capacity() + 4L * indexes.length + (long) ENTRY_OVERHEAD * dictionary.size();
+    }
+
+    @Override
     public long sizeInBytes() {
         return keys.size() + 4L * rows + (long) ENTRY_OVERHEAD * dictionary.size();
     }

@@ -60,6 +60,28 @@ public final class NativeBlock {
         return total;
     }
 
+    /**
+     * Empties every column for a new block of the same columns, keeping the buffers (see {@link NativeColumn#reset});
+     * false when some column cannot be reused, and then the block must not be used again.
+     */
+    public boolean reset() {
+        boolean all = true;
+        for (NativeColumn c : columns) {
+            all &= c.reset();
+        }
+        rows = 0;
+        return all;
+    }
+
+    /** Bytes of heap the columns' buffers take. */
+    public long capacityBytes() {
+        long total = 0;
+        for (NativeColumn c : columns) {
+            total += c.capacityBytes();
+        }
+        return total;
+    }
+
     public void writeTo(OutputStream out) throws IOException {
         ByteSink header = new ByteSink(32);
         header.putVarUInt(columns.length);

@@ -33,6 +33,20 @@ public abstract class NativeColumn {
      */
     public abstract long sizeInBytes();
 
+    /**
+     * Empties the column for reuse by a new block, keeping its buffers, so that the table's next block writes into
+     * memory that is already there instead of growing new buffers from a small start. Returns false, leaving the
+     * column as it was, when the column cannot be reused (the default).
+     */
+    public boolean reset() {
+        return false;
+    }
+
+    /** Bytes of heap the column's buffers take (by default what was written). */
+    public long capacityBytes() {
+        return sizeInBytes();
+    }
+
     /** Writes the serialization state prefix (non-empty for LowCardinality only). */
     public void writePrefix(OutputStream out) throws IOException {
     }

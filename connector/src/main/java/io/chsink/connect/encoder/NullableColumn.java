@@ -47,6 +47,21 @@ public final class NullableColumn extends NativeColumn {
     }
 
     @Override
+    public boolean reset() {
+        if (!nested.reset()) {
+            return false;
+        }
+        nulls.clear();
+        rowStart = 0;
+        return true;
+    }
+
+    @Override
+    public long capacityBytes() {
+        return nulls.capacity() + nested.capacityBytes();
+    }
+
+    @Override
     public long sizeInBytes() {
         return nulls.size() + nested.sizeInBytes();
     }

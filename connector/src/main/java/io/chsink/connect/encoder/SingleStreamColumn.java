@@ -24,6 +24,18 @@ abstract class SingleStreamColumn extends NativeColumn {
     }
 
     @Override
+    public boolean reset() {
+        data.clear();
+        rowStart = 0;
+        return true;
+    }
+
+    @Override
+    public long capacityBytes() {
+        return data.capacity();
+    }
+
+    @Override
     public final long sizeInBytes() {
         return data.size();
     }

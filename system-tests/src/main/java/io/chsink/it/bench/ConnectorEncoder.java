@@ -165,6 +165,15 @@ final class ConnectorEncoder {
         }
     }
 
+    /** Empties a block from {@link #newBlock} for reuse, keeping its buffers (NativeBlock.reset); for the JMH benchmark. */
+    static boolean reset(Object block) {
+        try {
+            return (boolean) Api.RESET.invokeExact(block);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
     /** Writes a block from {@link #newBlock} as Native; for the JMH benchmark. */
     static void writeTo(Object block, OutputStream out) {
         try {
@@ -252,6 +261,7 @@ final class ConnectorEncoder {
         static final MethodHandle ROWS;
         static final MethodHandle SIZE;
         static final MethodHandle WRITE_TO;
+        static final MethodHandle RESET;
         static final MethodHandle PARSE_TYPE;
         static final MethodHandle NEW_COLUMN;
         static final MethodHandle NEW_SCHEMA;
@@ -283,6 +293,8 @@ final class ConnectorEncoder {
                         .asType(methodType(long.class, Object.class));
                 WRITE_TO = lookup.findVirtual(nativeBlock, "writeTo", methodType(void.class, OutputStream.class))
                         .asType(methodType(void.class, Object.class, OutputStream.class));
+                RESET = lookup.findVirtual(nativeBlock, "reset", methodType(boolean.class))
+                        .asType(methodType(boolean.class, Object.class));
                 Class<?> chType = load("io.chsink.connect.schema.ClickHouseType");
                 Class<?> tableColumn = load("io.chsink.connect.schema.TableColumn");
                 Class<?> defaultKind = load("io.chsink.connect.schema.TableColumn$DefaultKind");
