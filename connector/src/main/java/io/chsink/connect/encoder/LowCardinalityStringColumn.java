@@ -17,6 +17,7 @@ public final class LowCardinalityStringColumn extends NativeColumn {
     private static final long HAS_ADDITIONAL_KEYS = 1L << 9;
     /** Dictionary entries are counted at about this many bytes of map overhead each. */
     private static final int ENTRY_OVERHEAD = 64;
+    private static final int INDEX_CHUNK = 16 * 1024;
 
     private final boolean nullable;
     private final Map<String, Integer> dictionary = new HashMap<>();
@@ -129,7 +130,8 @@ public final class LowCardinalityStringColumn extends NativeColumn {
         head.putLong(keyCount);
         head.writeTo(out);
         keys.writeTo(out);
-        ByteSink idx = new ByteSink(8 + rows * indexWidth);
+        // The indexes go out through a small buffer: no copy of the whole column per insert.
+        ByteSink idx = new ByteSink(Math.min(8 + rows * indexWidth, INDEX_CHUNK + 8));
         idx.putLong(rows);
         for (int i = 0; i < rows; i++) {
             int v = indexes[i];
@@ -139,6 +141,10 @@ public final class LowCardinalityStringColumn extends NativeColumn {
                 idx.putShort(v);
             } else {
                 idx.putInt(v);
+            }
+            if (idx.size() >= INDEX_CHUNK) {
+                idx.writeTo(out);
+                idx.clear();
             }
         }
         idx.writeTo(out);

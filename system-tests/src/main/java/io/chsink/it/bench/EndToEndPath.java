@@ -28,8 +28,11 @@ import java.util.function.Function;
 final class EndToEndPath {
     /** What one run measured. */
     record Result(long rows, long nanos, long kafkaValueBytes, double produceSeconds, ProcessCpu.Sample workerCpu,
-            ProcessCpu.Sample serverCpu, WorkerGcLog.Window gc, int pausesLogged, JfrBreakdown profile) {
+            ProcessCpu.Sample serverCpu, WorkerGcLog.Window gc, int pausesLogged, long blocks, JfrBreakdown profile) {
     }
+
+    private static final java.util.regex.Pattern TASK_STOPPED = java.util.regex.Pattern.compile(
+            "ClickHouse sink task stopped: records received=\\d+, rows inserted=(\\d+) in (\\d+) blocks");
 
     private EndToEndPath() {
     }
@@ -99,7 +102,8 @@ final class EndToEndPath {
         }
         int pauses = countPauses(stack, logMark);
         stack.connect().rest().deleteConnector(connector);
-        return new Result(rows, nanos, bytes, produceSeconds, wUsed, sUsed, gc.since(gcMark), pauses, profile);
+        long blocks = blocksInserted(stack, logMark, connector, tasks);
+        return new Result(rows, nanos, bytes, produceSeconds, wUsed, sUsed, gc.since(gcMark), pauses, blocks, profile);
     }
 
     /**
@@ -134,6 +138,43 @@ final class EndToEndPath {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
+    }
+
+    /**
+     * The blocks the connector's tasks inserted, from the summary each task logs when it stops (after the connector
+     * is deleted); -1 when the worker's log cannot be read or the tasks did not log within 30 s.
+     */
+    private static long blocksInserted(Stack stack, long from, String connector, int tasks) {
+        if (stack.connect().pid() <= 0) {
+            return -1;
+        }
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                byte[] all = Files.readAllBytes(stack.connect().logFile());
+                String tail = new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                long blocks = 0;
+                int stopped = 0;
+                for (String line : tail.split("\n")) {
+                    java.util.regex.Matcher m = TASK_STOPPED.matcher(line);
+                    if (line.contains("[" + connector + "|task-") && m.find()) {
+                        blocks += Long.parseLong(m.group(2));
+                        stopped++;
+                    }
+                }
+                if (stopped >= tasks) {
+                    return blocks;
+                }
+                Thread.sleep(500);
+            } catch (IOException e) {
+                return -1;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+        }
+        return -1;
     }
 
     /** How many times a task logged that it paused consumption (buffer.max.bytes reached) since {@code from}. */

@@ -331,6 +331,8 @@ public final class SinkBench {
         p.details.put("kafkaValueMBPerSecond", r.kafkaValueBytes() / 1e6 / (r.nanos() / 1e9));
         p.details.put("produceSecondsNotTimed", r.produceSeconds());
         p.details.put("bufferPausesLogged", r.pausesLogged());
+        p.details.put("blocksInserted", r.blocks());
+        p.details.put("rowsPerBlock", r.blocks() > 0 ? (double) o.rows() / r.blocks() : Double.NaN);
         if (r.gc().known()) {
             Map<String, Object> gc = new LinkedHashMap<>();
             gc.put("collections", r.gc().collections());

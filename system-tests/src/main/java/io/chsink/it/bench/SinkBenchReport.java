@@ -131,9 +131,10 @@ final class SinkBenchReport {
             }
             out.println();
             out.printf("%s (%s): Kafka values %.0f bytes/record, %.1f MB/s of JSON; topic produced beforehand in %.1f s;"
+                    + "%n  %s inserts (%,.0f rows each on average) from put() calls of at most max.poll.records=500;"
                     + " buffer.max.bytes pauses logged: %s%n", p.id, p.what, p.details.get("kafkaValueBytesPerRecord"),
                     p.details.get("kafkaValueMBPerSecond"), p.details.get("produceSecondsNotTimed"),
-                    p.details.get("bufferPausesLogged"));
+                    p.details.get("blocksInserted"), p.details.get("rowsPerBlock"), p.details.get("bufferPausesLogged"));
             if (p.details.get("workerGc") instanceof Map<?, ?> gc) {
                 out.printf("  worker heap (GC log): %s collections (%s full), at most %s MiB in use before a collection,"
                         + " %s MiB live after one, %s MiB committed; %.0f ms of pauses%n", gc.get("collections"),
