@@ -203,6 +203,12 @@ final class TemporalWriters {
     }
 
     private static Instant parseInstant(String s, ZoneId zone) {
+        Instant fast = IsoTimestamps.parse(s, zone);
+        return fast != null ? fast : parseWithFormatter(s, zone);
+    }
+
+    /** The general parser (dates, offsets with seconds, [zone] ids, lower-case forms): slower, and it reports errors. */
+    static Instant parseWithFormatter(String s, ZoneId zone) {
         try {
             if (s.length() == 10) {
                 return LocalDate.parse(s).atStartOfDay(zone).toInstant();
