@@ -127,7 +127,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 buffer.seal(table);
             }
         }
-        buffer.sealDue(now);
+        buffer.sealDue(now, t -> !pipeline.busy(t) && !buffer.hasSealed(t));
         // Sealing and submitting move blocks between buffer and pipeline: the bytes held stay the same.
         long held = buffer.sizeInBytes() + pipeline.inFlightBytes();
         if (held >= config.bufferMaxBytes()) {
@@ -323,7 +323,8 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         long wait = buffer.millisUntilDue(System.currentTimeMillis());
         if (paused || buffer.hasSealed() || !pipeline.isEmpty()) {
-            wait = wait < 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
+            // Due blocks left open wait for their table's insert: look again soon, not at once.
+            wait = wait <= 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
         }
         if (wait >= 0) {
             context.timeout(Math.max(1, wait));

@@ -50,8 +50,17 @@ public final class BlockBuffer {
 
     /** Seals every open block whose first row is at least flush.interval.ms old. */
     public void sealDue(long nowMs) {
+        sealDue(nowMs, t -> true);
+    }
+
+    /**
+     * Seals every open block whose first row is at least flush.interval.ms old and whose table {@code canSend}
+     * allows: a due block of a table whose previous insert is still running keeps collecting rows instead of
+     * queueing behind it, so a slow server gets fewer, larger inserts.
+     */
+    public void sealDue(long nowMs, java.util.function.Predicate<TableId> canSend) {
         for (TableId t : new ArrayList<>(open.keySet())) {
-            if (nowMs - open.get(t).createdAtMs() >= intervalMs) {
+            if (nowMs - open.get(t).createdAtMs() >= intervalMs && canSend.test(t)) {
                 seal(t);
             }
         }
@@ -90,6 +99,11 @@ public final class BlockBuffer {
 
     public boolean hasSealed() {
         return !sealed.isEmpty();
+    }
+
+    /** Whether the table has sealed blocks waiting for their insert. */
+    public boolean hasSealed(TableId table) {
+        return sealed.containsKey(table);
     }
 
     /** Open and sealed blocks. */

@@ -75,13 +75,16 @@ public final class SinkConfig extends AbstractConfig {
                             + "compression).",
                     GROUP_FLUSH, 2, Width.SHORT, "Bytes per block")
             .define(FLUSH_INTERVAL_MS, Type.LONG, 1000L, ConfigDef.Range.atLeast(10), Importance.MEDIUM,
-                    "A block is inserted at the latest this long after its first record arrived, however small.",
+                    "A block is sent this long after its first record arrived, however small; while the previous "
+                            + "insert into its table is still running, it keeps collecting records (up to "
+                            + FLUSH_MAX_ROWS + " and " + FLUSH_MAX_BYTES + ") and is sent when that insert completes.",
                     GROUP_FLUSH, 3, Width.SHORT, "Flush interval")
             .define(BUFFER_MAX_BYTES, Type.LONG, 96L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
                     "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks. When "
                             + "reached, the task pauses consumption until inserts complete, so it exceeds the bound "
                             + "by at most one poll's records (the heap behind these bytes is up to about 1.5 times "
-                            + "as much, as buffers grow by half).",
+                            + "as much, as buffers grow by half). Besides, the buffers of each table's last inserted "
+                            + "block are kept for its next block, at most 2 x " + FLUSH_MAX_BYTES + " per task.",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue()), Importance.HIGH,

@@ -51,6 +51,20 @@ class BlockBufferTest {
     }
 
     @Test
+    void aDueBlockOfABusyTableKeepsCollecting() {
+        BlockBuffer buf = new BlockBuffer(1000, 1 << 20, 1000);
+        buf.putOpen(block(A, 2, 0));
+        buf.putOpen(block(B, 2, 0));
+        buf.sealDue(5000, t -> !t.equals(A));
+        assertTrue(buf.open(A) != null, "A's insert is still running: its block stays open");
+        assertEquals(null, buf.open(B));
+        assertTrue(buf.hasSealed(B));
+        assertFalse(buf.hasSealed(A));
+        buf.sealDue(5000, t -> true);
+        assertEquals(null, buf.open(A));
+    }
+
+    @Test
     void sealedBlocksLeaveInOrderOnlyWhenTheirTableIsFree() {
         BlockBuffer buf = new BlockBuffer(1000, 1 << 20, 1000);
         TableBlock first = block(A, 2, 0);
