@@ -132,6 +132,10 @@ public final class SinkBench {
         String heap = options.memory() ? "-Xmx512m" : "-Xmx1g";
         String opts = System.getProperty("chsink.worker.jvm.opts", heap);
         System.setProperty("chsink.worker.jvm.opts", opts + " -Xlog:gc:file=" + gcLog);
+        // Kafka's default (the test stack uses 0): a connector's tasks join their consumer group in one generation, as
+        // on a production broker, instead of the first task reading everything until the second one joins.
+        System.setProperty("chsink.kafka.initial.rebalance.delay.ms",
+                System.getProperty("chsink.kafka.initial.rebalance.delay.ms", "3000"));
         boolean needsKafka = options.runs('B');
         System.out.printf("Starting %s (work dir %s, worker JVM options: %s)...%n",
                 needsKafka ? "ClickHouse, Kafka and Connect" : "ClickHouse", work, System.getProperty("chsink.worker.jvm.opts"));
