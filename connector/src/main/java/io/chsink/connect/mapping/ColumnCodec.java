@@ -36,7 +36,7 @@ public final class ColumnCodec {
         if (!supported(t)) {
             return null;
         }
-        boolean nullToDefault = !t.isNullable() && column.hasDefaultExpression();
+        boolean nullToDefault = !t.isNullable() && column.hasDefaultExpression() && !Composites.isComposite(t);
         ClickHouseType wire = t;
         if (t.kind() == Kind.LOW_CARDINALITY && !isString(t.inner())) {
             wire = t.inner(); // LowCardinality of non-strings: sent plain, the server builds the dictionary
@@ -62,9 +62,10 @@ public final class ColumnCodec {
             case LOW_CARDINALITY:
                 ClickHouseType in = t.inner().kind() == Kind.NULLABLE ? t.inner().inner() : t.inner();
                 return supported(in);
-            case ARRAY:
-            case MAP:
-            case TUPLE:
+            case ARRAY: case MAP: case TUPLE: case NESTED: case JSON: case VARIANT: case DYNAMIC:
+            case SIMPLE_AGGREGATE_FUNCTION: case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING:
+            case POLYGON: case MULTI_POLYGON:
+                return Composites.supported(t);
             case OTHER:
                 return false;
             default:
@@ -82,7 +83,7 @@ public final class ColumnCodec {
 
     /** Whether a row may omit this column: it is Nullable or the server fills its default. */
     public boolean acceptsMissing() {
-        return wireType.isNullable();
+        return wireType.isNullable() || Composites.handlesNull(wireType);
     }
 
     public NativeColumn newColumn(int expectedRows) {
@@ -92,6 +93,10 @@ public final class ColumnCodec {
     /** A column buffer for values of {@code t} (any type {@link #writerFor} writes), sized for {@code rows}. */
     static NativeColumn newColumn(ClickHouseType t, int rows) {
         switch (t.kind()) {
+            case ARRAY: case MAP: case TUPLE: case NESTED: case JSON: case VARIANT: case DYNAMIC:
+            case SIMPLE_AGGREGATE_FUNCTION: case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING:
+            case POLYGON: case MULTI_POLYGON:
+                return Composites.newColumn(t, rows);
             case NULLABLE:
                 return new NullableColumn(t.text(), newColumn(t.inner(), rows), rows);
             case LOW_CARDINALITY:
@@ -114,6 +119,8 @@ public final class ColumnCodec {
                 ((NullableColumn) target).putNull();
             } else if (target instanceof LowCardinalityStringColumn && wireType.isNullable()) {
                 ((LowCardinalityStringColumn) target).putNull();
+            } else if (Composites.handlesNull(wireType)) {
+                Composites.writeNull(wireType, target);
             } else {
                 throw new ValueException("null for a non-Nullable column without a default");
             }
@@ -125,6 +132,10 @@ public final class ColumnCodec {
     /** The writer of non-null values of {@code t} into a column made by {@link #newColumn(ClickHouseType, int)}. */
     static ValueWriter writerFor(ClickHouseType t) {
         switch (t.kind()) {
+            case ARRAY: case MAP: case TUPLE: case NESTED: case JSON: case VARIANT: case DYNAMIC:
+            case SIMPLE_AGGREGATE_FUNCTION: case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING:
+            case POLYGON: case MULTI_POLYGON:
+                return Composites.writerFor(t);
             case NULLABLE: {
                 ValueWriter inner = writerFor(t.inner());
                 return (v, c) -> {

@@ -1,5 +1,7 @@
 package io.chsink.connect.mapping;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -17,6 +19,9 @@ abstract class RecordPlan {
     /** The value for block column {@code i}, or null. */
     abstract Object get(Object recordValue, int i);
 
+    /** The record's own value behind block column {@code i} (before a Nested projection), for error reports. */
+    abstract Object source(Object recordValue, int i);
+
     /** The record field feeding block column {@code i}, or null when the record has none. */
     abstract String fieldName(int i);
 
@@ -31,32 +36,52 @@ abstract class RecordPlan {
         Field[] fields = new Field[columns.length];
         @SuppressWarnings("unchecked")
         UnaryOperator<Object>[] adapters = new UnaryOperator[columns.length];
+        NestedProjection[] nested = new NestedProjection[columns.length];
+        Set<String> parents = new HashSet<>();
         for (int i = 0; i < columns.length; i++) {
             fields[i] = schema.field(columns[i]);
             adapters[i] = fields[i] == null || !scalar[i] ? null : SourceAdapters.forSchema(fields[i].schema());
+            if (fields[i] == null) {
+                nested[i] = NestedProjection.of(columns, i);
+                if (nested[i] != null) {
+                    fields[i] = schema.field(nested[i].parent());
+                    if (fields[i] == null || fields[i].schema().type() != Schema.Type.ARRAY) {
+                        fields[i] = null;
+                        nested[i] = null;
+                    } else {
+                        parents.add(nested[i].parent());
+                    }
+                }
+            }
         }
         String unknown = null;
         for (Field f : schema.fields()) {
-            if (!known.contains(f.name())) {
+            if (!known.contains(f.name()) && !parents.contains(f.name())) {
                 unknown = f.name();
                 break;
             }
         }
-        return new StructPlan(fields, adapters, unknown);
+        return new StructPlan(fields, adapters, nested, unknown);
     }
 
     static RecordPlan forMap(String[] columns) {
-        return new MapPlan(columns);
+        NestedProjection[] nested = new NestedProjection[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            nested[i] = NestedProjection.of(columns, i);
+        }
+        return new MapPlan(columns, nested);
     }
 
     private static final class StructPlan extends RecordPlan {
         private final Field[] fields;
         private final UnaryOperator<Object>[] adapters;
+        private final NestedProjection[] nested;
         private final String unknown;
 
-        StructPlan(Field[] fields, UnaryOperator<Object>[] adapters, String unknown) {
+        StructPlan(Field[] fields, UnaryOperator<Object>[] adapters, NestedProjection[] nested, String unknown) {
             this.fields = fields;
             this.adapters = adapters;
+            this.nested = nested;
             this.unknown = unknown;
         }
 
@@ -67,6 +92,9 @@ abstract class RecordPlan {
                 return null;
             }
             Object v = ((Struct) recordValue).get(f);
+            if (nested[i] != null) {
+                return nested[i].project(v);
+            }
             UnaryOperator<Object> a = adapters[i];
             if (a == null || v == null) {
                 return v;
@@ -81,8 +109,13 @@ abstract class RecordPlan {
         }
 
         @Override
+        Object source(Object recordValue, int i) {
+            return fields[i] == null ? null : ((Struct) recordValue).get(fields[i]);
+        }
+
+        @Override
         String fieldName(int i) {
-            return fields[i] == null ? null : fields[i].name();
+            return fields[i] == null ? null : nested[i] == null ? fields[i].name() : nested[i].describe();
         }
 
         @Override
@@ -93,14 +126,27 @@ abstract class RecordPlan {
 
     private static final class MapPlan extends RecordPlan {
         private final String[] keys;
+        private final NestedProjection[] nested;
 
-        MapPlan(String[] keys) {
+        MapPlan(String[] keys, NestedProjection[] nested) {
             this.keys = keys;
+            this.nested = nested;
         }
 
         @Override
         Object get(Object recordValue, int i) {
-            return ((Map<?, ?>) recordValue).get(keys[i]);
+            Map<?, ?> m = (Map<?, ?>) recordValue;
+            Object v = m.get(keys[i]);
+            if (v == null && nested[i] != null && !m.containsKey(keys[i]) && m.get(nested[i].parent()) instanceof List) {
+                return nested[i].project(m.get(nested[i].parent()));
+            }
+            return v;
+        }
+
+        @Override
+        Object source(Object recordValue, int i) {
+            Map<?, ?> m = (Map<?, ?>) recordValue;
+            return m.containsKey(keys[i]) || nested[i] == null ? m.get(keys[i]) : m.get(nested[i].parent());
         }
 
         @Override
@@ -108,10 +154,19 @@ abstract class RecordPlan {
             return keys[i];
         }
 
+        private boolean isNestedParent(String key) {
+            for (NestedProjection p : nested) {
+                if (p != null && p.parent().equals(key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         @Override
         String unknownField(Object recordValue, Set<String> known) {
             for (Object k : ((Map<?, ?>) recordValue).keySet()) {
-                if (!known.contains(String.valueOf(k))) {
+                if (!known.contains(String.valueOf(k)) && !isNestedParent(String.valueOf(k))) {
                     return String.valueOf(k);
                 }
             }

@@ -36,6 +36,7 @@ public final class TableMapping {
     private final List<TableColumn> unwritable = new ArrayList<>();
     private final Map<Schema, RecordPlan> plansByIdentity = new IdentityHashMap<>();
     private final Map<Schema, RecordPlan> plansByEquality = new HashMap<>();
+    private final NestedGroups nestedGroups;
     private RecordPlan schemalessPlan;
 
     public TableMapping(TableSchema schema) {
@@ -82,6 +83,7 @@ public final class TableMapping {
                 knownFields.add(names[i]);
             }
         }
+        this.nestedGroups = new NestedGroups(codecs);
     }
 
     public TableSchema schema() {
@@ -121,8 +123,19 @@ public final class TableMapping {
             for (; i < codecs.length; i++) {
                 v = null;
                 MetadataSource m = metadata[i];
-                v = m == null ? plan.get(value, i) : m.get(record);
+                if (m != null) {
+                    v = m.get(record);
+                } else {
+                    v = plan.source(value, i); // what an error reports if a Nested projection fails
+                    v = plan.get(value, i);
+                }
                 codecs[i].write(v, block.column(i));
+            }
+            i = nestedGroups.check(block);
+            if (i >= 0) {
+                v = plan.get(value, i);
+                throw new ValueException("its array length differs from the other columns of Nested '"
+                        + NestedGroups.prefix(names[i]) + "' (ClickHouse requires equal lengths)");
             }
         } catch (ValueException e) {
             block.rollbackRow();

@@ -20,7 +20,11 @@ public final class ClickHouseType {
         STRING(0), FIXED_STRING(0), UUID(16), IPV4(4), IPV6(16),
         DATE(2), DATE32(4), DATETIME(4), DATETIME64(8), TIME(4), TIME64(8),
         DECIMAL(0), ENUM8(1), ENUM16(2),
-        NULLABLE(0), LOW_CARDINALITY(0), ARRAY(0), MAP(0), TUPLE(0), OTHER(0);
+        NULLABLE(0), LOW_CARDINALITY(0), ARRAY(0), MAP(0), TUPLE(0),
+        // composite and semi-structured kinds
+        NESTED(0), JSON(0), VARIANT(0), DYNAMIC(0), SIMPLE_AGGREGATE_FUNCTION(0),
+        POINT(0), RING(0), LINE_STRING(0), MULTI_LINE_STRING(0), POLYGON(0), MULTI_POLYGON(0),
+        OTHER(0);
 
         /** Bytes per value in a Native column for fixed-width kinds; 0 for the others. */
         public final int width;
@@ -38,6 +42,8 @@ public final class ClickHouseType {
     private final int length;
     private final ZoneId zone;
     private final Map<String, Integer> enumValues;
+    private List<String> elementNames = Collections.emptyList();
+    private Map<String, ClickHouseType> typedPaths = Collections.emptyMap();
 
     ClickHouseType(Kind kind, String text, List<ClickHouseType> params, int precision, int scale, int length,
             ZoneId zone, Map<String, Integer> enumValues) {
@@ -96,6 +102,49 @@ public final class ClickHouseType {
     /** Enum names to values, in declaration order. */
     public Map<String, Integer> enumValues() {
         return enumValues;
+    }
+
+    /** Element names of a named Tuple or of Nested, in order; empty for an unnamed Tuple and other types. */
+    public List<String> elementNames() {
+        return elementNames;
+    }
+
+    /** The typed paths of a JSON type ({@code JSON(a.b UInt32)}), in declaration order. */
+    public Map<String, ClickHouseType> typedPaths() {
+        return typedPaths;
+    }
+
+    ClickHouseType withElementNames(List<String> names) {
+        this.elementNames = Collections.unmodifiableList(names);
+        return this;
+    }
+
+    ClickHouseType withTypedPaths(Map<String, ClickHouseType> paths) {
+        this.typedPaths = Collections.unmodifiableMap(paths);
+        return this;
+    }
+
+    /**
+     * The type whose Native layout this type shares: geo types are Tuples/Arrays of Float64 pairs, Nested is an
+     * Array of a named Tuple, SimpleAggregateFunction(f, T) is T. Other types are their own structure.
+     */
+    public ClickHouseType structure() {
+        switch (kind) {
+            case POINT: return parse("Tuple(Float64, Float64)");
+            case RING: case LINE_STRING: return parse("Array(Tuple(Float64, Float64))");
+            case MULTI_LINE_STRING: case POLYGON: return parse("Array(Array(Tuple(Float64, Float64)))");
+            case MULTI_POLYGON: return parse("Array(Array(Array(Tuple(Float64, Float64))))");
+            case NESTED: {
+                StringBuilder sb = new StringBuilder("Array(Tuple(");
+                for (int i = 0; i < params.size(); i++) {
+                    sb.append(i == 0 ? "" : ", ").append(TableId.quote(elementNames.get(i))).append(' ')
+                            .append(params.get(i).text());
+                }
+                return parse(sb.append("))").toString());
+            }
+            case SIMPLE_AGGREGATE_FUNCTION: return params.get(params.size() - 1);
+            default: return this;
+        }
     }
 
     public boolean isNullable() {

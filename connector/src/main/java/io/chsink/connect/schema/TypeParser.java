@@ -29,6 +29,10 @@ final class TypeParser {
             {"Enum8", "ENUM8"}, {"Enum16", "ENUM16"},
             {"Nullable", "NULLABLE"}, {"LowCardinality", "LOW_CARDINALITY"}, {"Array", "ARRAY"},
             {"Map", "MAP"}, {"Tuple", "TUPLE"},
+            {"Nested", "NESTED"}, {"JSON", "JSON"}, {"Variant", "VARIANT"}, {"Dynamic", "DYNAMIC"},
+            {"SimpleAggregateFunction", "SIMPLE_AGGREGATE_FUNCTION"}, {"Point", "POINT"}, {"Ring", "RING"},
+            {"LineString", "LINE_STRING"}, {"MultiLineString", "MULTI_LINE_STRING"}, {"Polygon", "POLYGON"},
+            {"MultiPolygon", "MULTI_POLYGON"},
         };
         for (String[] n : names) {
             SIMPLE.put(n[0], Kind.valueOf(n[1]));
@@ -74,7 +78,7 @@ final class TypeParser {
                 pos++;
                 return args;
             }
-            args.add(argument(kind));
+            args.add(argument(kind, args.size()));
             skipSpaces();
             char c = peek();
             if (c == ',') {
@@ -85,8 +89,26 @@ final class TypeParser {
         }
     }
 
-    private Object argument(Kind kind) {
+    /** A named element of a Tuple or Nested: {@code name Type}. */
+    private static final class Named {
+        final String name;
+        final ClickHouseType type;
+
+        Named(String name, ClickHouseType type) {
+            this.name = name;
+            this.type = type;
+        }
+    }
+
+    private Object argument(Kind kind, int index) {
         char c = peek();
+        if (kind == Kind.JSON || kind == Kind.DYNAMIC || (kind == Kind.SIMPLE_AGGREGATE_FUNCTION && index == 0)) {
+            return rawUntilComma(); // settings, typed paths, SKIP clauses, the aggregate function: parsed in build()
+        }
+        if ((kind == Kind.TUPLE || kind == Kind.NESTED) && c == '`') {
+            String name = backquoted();
+            return new Named(name, type());
+        }
         if (c == '\'') {
             String s = quoted();
             skipSpaces();
@@ -104,12 +126,12 @@ final class TypeParser {
             // Unknown parametric types (AggregateFunction, JSON, ...): keep the raw text, balanced.
             return rawUntilComma();
         }
-        if (kind == Kind.TUPLE) {
+        if (kind == Kind.TUPLE || kind == Kind.NESTED) {
             int save = pos;
-            identifier(); // a named element starts with its name: "name Type"
+            String name = identifier(); // a named element starts with its name: "name Type"
             skipSpaces();
             if (peek() != ',' && peek() != ')' && peek() != '(') {
-                return type(); // named element: "name Type"
+                return new Named(name, type());
             }
             pos = save;
         }
@@ -142,9 +164,22 @@ final class TypeParser {
 
     private ClickHouseType build(Kind kind, String name, String text, List<Object> args) {
         List<ClickHouseType> params = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (Object a : args) {
             if (a instanceof ClickHouseType) {
                 params.add((ClickHouseType) a);
+            } else if (a instanceof Named) {
+                params.add(((Named) a).type);
+                names.add(((Named) a).name);
+            }
+        }
+        if (!names.isEmpty() && names.size() != params.size()) {
+            throw error("a Tuple's elements are either all named or all unnamed");
+        }
+        Map<String, ClickHouseType> typedPaths = new LinkedHashMap<>();
+        if (kind == Kind.JSON) {
+            for (Object a : args) {
+                typedPath(String.valueOf(a).trim(), typedPaths);
             }
         }
         int precision = 0;
@@ -187,11 +222,66 @@ final class TypeParser {
             default:
                 break;
         }
-        boolean needsParams = kind == Kind.NULLABLE || kind == Kind.LOW_CARDINALITY || kind == Kind.ARRAY;
+        boolean needsParams = kind == Kind.NULLABLE || kind == Kind.LOW_CARDINALITY || kind == Kind.ARRAY
+                || kind == Kind.SIMPLE_AGGREGATE_FUNCTION;
         if (needsParams && params.size() != 1) {
             throw error(name + " takes exactly one type");
         }
-        return new ClickHouseType(kind, text, params, precision, scale, length, zone, enums);
+        if (kind == Kind.MAP && params.size() != 2) {
+            throw error("Map takes a key and a value type");
+        }
+        if ((kind == Kind.TUPLE || kind == Kind.NESTED || kind == Kind.VARIANT) && params.isEmpty()) {
+            throw error(name + " takes at least one type");
+        }
+        return new ClickHouseType(kind, text, params, precision, scale, length, zone, enums)
+                .withElementNames(names).withTypedPaths(typedPaths);
+    }
+
+    /** One argument of JSON(...): a typed path {@code a.b UInt32} or {@code `a b` String}; settings and SKIPs are ignored. */
+    private static void typedPath(String arg, Map<String, ClickHouseType> out) {
+        if (arg.isEmpty() || arg.startsWith("SKIP ") || arg.startsWith("SKIP\t")) {
+            return;
+        }
+        String path;
+        String rest;
+        if (arg.charAt(0) == '`') {
+            TypeParser p = new TypeParser(arg);
+            path = p.backquoted();
+            rest = arg.substring(p.pos);
+        } else {
+            int sp = 0;
+            while (sp < arg.length() && !Character.isWhitespace(arg.charAt(sp)) && arg.charAt(sp) != '=') {
+                sp++;
+            }
+            if (sp == arg.length() || arg.charAt(sp) == '=' || arg.substring(sp).trim().startsWith("=")) {
+                return; // max_dynamic_paths=N, max_dynamic_types=N
+            }
+            path = arg.substring(0, sp);
+            rest = arg.substring(sp);
+        }
+        out.put(path, ClickHouseType.parse(rest.trim()));
+    }
+
+    private String backquoted() {
+        StringBuilder sb = new StringBuilder();
+        pos++; // opening backquote
+        while (pos < src.length()) {
+            char c = src.charAt(pos++);
+            if (c == '\\' && pos < src.length()) {
+                sb.append(src.charAt(pos++));
+            } else if (c == '`') {
+                if (peek() == '`') {
+                    sb.append('`');
+                    pos++;
+                } else {
+                    skipSpaces();
+                    return sb.toString();
+                }
+            } else {
+                sb.append(c);
+            }
+        }
+        throw error("unterminated identifier");
     }
 
     private static int intArg(List<Object> args, int i, int dflt) {

@@ -181,7 +181,7 @@ class TableMappingTest {
 
     @Test
     void aValueForAColumnTypeNotWrittenYetIsAnErrorNotASilentDefault() {
-        TableMapping m = mapping(col("id", "UInt32"), col("tags", "Array(String)"));
+        TableMapping m = mapping(col("id", "UInt32"), col("tags", "AggregateFunction(uniq, String)"));
         assertEquals(Arrays.asList("`id`"), m.quotedColumnNames());
         NativeBlock b = m.newBlock(2);
         Map<String, Object> without = new HashMap<>();
@@ -190,7 +190,7 @@ class TableMappingTest {
         Map<String, Object> with = new HashMap<>(without);
         with.put("tags", Arrays.asList("a", "b"));
         RecordMappingException e = assertThrows(RecordMappingException.class, () -> m.append(record(null, with, 1), b));
-        assertTrue(e.getMessage().contains("column 'tags' (ClickHouse type Array(String))"), e.getMessage());
+        assertTrue(e.getMessage().contains("column 'tags' (ClickHouse type AggregateFunction(uniq, String))"), e.getMessage());
         assertEquals(1, b.rows());
     }
 }
