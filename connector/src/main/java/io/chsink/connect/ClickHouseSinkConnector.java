@@ -71,7 +71,8 @@ public class ClickHouseSinkConnector extends SinkConnector {
         }
         for (String key : new String[] {SinkConfig.CLICKHOUSE_URL, SinkConfig.CLICKHOUSE_USER,
                 SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
-                SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS}) {
+                SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS, SinkConfig.SSL_TRUSTSTORE_LOCATION,
+                SinkConfig.SSL_KEYSTORE_LOCATION, SinkConfig.PROXY_HOST}) {
             ConfigValue v = values.get(key);
             if (v != null && !v.errorMessages().isEmpty()) {
                 return config; // per-key errors first; no point in connecting
@@ -94,14 +95,30 @@ public class ClickHouseSinkConnector extends SinkConnector {
         }
 
         void run() {
-            try (Client client = ClientFactory.create(config)) {
+            Client built;
+            try {
+                built = ClientFactory.create(config);
+            } catch (org.apache.kafka.connect.errors.ConnectException e) {
+                // a store that cannot be read, or settings the client refuses
+                String m = String.valueOf(e.getMessage());
+                error(m.contains(SinkConfig.SSL_TRUSTSTORE_LOCATION) ? SinkConfig.SSL_TRUSTSTORE_LOCATION
+                        : m.contains(SinkConfig.SSL_KEYSTORE_LOCATION) ? SinkConfig.SSL_KEYSTORE_LOCATION
+                        : SinkConfig.CLICKHOUSE_URL, m);
+                return;
+            }
+            try (Client client = built) {
                 try {
                     client.queryAll("SELECT 1");
                 } catch (RuntimeException e) {
                     ServerException se = findServerException(e);
+                    javax.net.ssl.SSLException ssl = find(e, javax.net.ssl.SSLException.class);
                     if (se != null && (se.getCode() == 516 || se.getCode() == 192 || se.getCode() == 193)) {
                         error(SinkConfig.CLICKHOUSE_PASSWORD, "Authentication failed for user '" + config.user()
                                 + "' (ClickHouse error " + se.getCode() + ")");
+                    } else if (ssl != null) {
+                        error(config.tls().hasTruststore() ? SinkConfig.SSL_TRUSTSTORE_LOCATION : SinkConfig.CLICKHOUSE_URL,
+                                "TLS handshake with " + config.url() + " failed: "
+                                        + io.chsink.connect.writer.InsertFailure.tlsReason(ssl));
                     } else {
                         error(SinkConfig.CLICKHOUSE_URL, "ClickHouse at " + config.url() + " is unreachable: "
                                 + (se != null ? "error " + se.getCode() : rootMessage(e)));
@@ -136,7 +153,9 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 if (loader.load(table) == null) {
                     String key = config.topicTables().containsKey(t) ? SinkConfig.TOPIC_TO_TABLE_MAP
                             : SinkConfig.TABLE_NAME_FORMAT;
-                    error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist");
+                    error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
+                            + config.user() + "' has no grant on it: GRANT INSERT ON " + table.quoted() + " TO "
+                            + TableId.quote(config.user()) + ")");
                 }
             }
         }
@@ -146,6 +165,15 @@ public class ClickHouseSinkConnector extends SinkConnector {
             if (v != null) {
                 v.addErrorMessage(message);
             }
+        }
+
+        private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+            for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+                if (type.isInstance(c)) {
+                    return type.cast(c);
+                }
+            }
+            return null;
         }
 
         private static ServerException findServerException(Throwable t) {

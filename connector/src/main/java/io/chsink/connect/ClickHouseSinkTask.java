@@ -9,13 +9,17 @@ import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.metrics.SinkTaskMetrics;
 import io.chsink.connect.offset.OffsetTracker;
 import io.chsink.connect.offset.RewindTracker;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.BlockInserter;
 import io.chsink.connect.writer.ClientFactory;
+import io.chsink.connect.writer.InsertFailure;
 import io.chsink.connect.writer.InsertPipeline;
+import io.chsink.connect.writer.RetryBudget;
+import io.chsink.connect.writer.RetryPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -63,7 +67,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private final MissingTables missingTables = new MissingTables(SCHEMA_RECHECK_MS);
     private ConnectException fatal;
     private boolean paused;
-    private final TaskStats stats = new TaskStats();
+    private SinkTaskMetrics stats;
+    private RetryBudget retryBudget;
 
     @Override
     public String version() {
@@ -79,8 +84,12 @@ public class ClickHouseSinkTask extends SinkTask {
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
         // Spares: about one full block's buffers (a block's buffers are up to 1.5 times its bytes).
         recycler = new BlockRecycler(2 * config.flushMaxBytes());
+        stats = new SinkTaskMetrics(props.getOrDefault("name", "unnamed"), SinkTaskMetrics.taskFromContext());
+        stats.register(LOG);
+        RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
+        retryBudget = new RetryBudget(retry);
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS),
-                INSERT_CONCURRENCY, "chsink-insert-" + props.getOrDefault("name", "task"));
+                INSERT_CONCURRENCY, "chsink-insert-" + props.getOrDefault("name", "task"), retry, stats);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -97,30 +106,33 @@ public class ClickHouseSinkTask extends SinkTask {
             throw fatal;
         }
         long now = System.currentTimeMillis();
+        if (!records.isEmpty()) {
+            retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
+        }
         resolveTables(records, now);
+        stats.received(records.size());
         for (SinkRecord r : records) {
-            stats.received++;
             if (rewinds.skip(r)) {
                 continue;
             }
             if (r.value() == null) {
                 if (config.failOnTombstones()) {
-                    reportBadRecord(r, RecordMappingException.tombstone(r, router.tableFor(r.topic())));
+                    reportBadRecord(r, RecordMappingException.tombstone(r, router.tableFor(r.topic())), router.tableFor(r.topic()));
                 } else {
-                    stats.tombstones++;
+                    stats.tombstone();
                 }
                 continue;
             }
             TableId table = router.tableFor(r.topic());
             TableBlock block = openBlock(table, r.topic(), now);
             if (block == null) {
-                reportBadRecord(r, MissingTables.report(r, table)); // only when tolerated: else loading threw
+                reportBadRecord(r, MissingTables.report(r, table), table); // only when tolerated: else loading threw
                 continue;
             }
             try {
                 block.append(r);
             } catch (RecordMappingException e) {
-                reportBadRecord(r, e);
+                reportBadRecord(r, e, table);
                 continue;
             }
             if (buffer.isFull(block)) {
@@ -136,6 +148,7 @@ public class ClickHouseSinkTask extends SinkTask {
         submitSealed();
         applyBackpressure(held);
         rewinds.batchDone();
+        updateGauges(held);
         stats.maybeLog(LOG, now);
     }
 
@@ -199,8 +212,12 @@ public class ClickHouseSinkTask extends SinkTask {
                 LOG.warn("Could not re-read the columns of {}; keeping the known ones: {}", table, e.getMessage());
                 return current;
             }
-            throw new org.apache.kafka.connect.errors.RetriableException(
-                    "Could not read the columns of table " + table + " for topic " + topic + ": " + e.getMessage(), e);
+            InsertFailure f = InsertFailure.classify(e);
+            String message = "Could not read the columns of table " + table + " for topic " + topic + ": " + f.message();
+            if (!f.retriable()) {
+                throw new ConnectException(message, e); // authentication, grants, TLS: a human must act
+            }
+            throw new org.apache.kafka.connect.errors.RetriableException(message, e);
         }
         if (schema == null && config.tolerateErrors() && reporter != null) {
             LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
@@ -211,7 +228,8 @@ public class ClickHouseSinkTask extends SinkTask {
         missingTables.found(table);
         if (schema == null) {
             throw new ConnectException("Table " + table.quoted() + " for topic '" + topic
-                    + "' does not exist in ClickHouse. Create it, or route the topic elsewhere with "
+                    + "' does not exist in ClickHouse (or user '" + config.user() + "' has no grant on it: "
+                    + "GRANT INSERT ON " + table.quoted() + " TO " + TableId.quote(config.user()) + "). Create it, or route the topic elsewhere with "
                     + SinkConfig.TABLE_NAME_FORMAT + " / " + SinkConfig.TOPIC_TO_TABLE_MAP + ".");
         }
         if (current != null && sameColumns(current, schema)) {
@@ -243,9 +261,9 @@ public class ClickHouseSinkTask extends SinkTask {
         return true;
     }
 
-    private void reportBadRecord(SinkRecord r, RecordMappingException e) {
+    private void reportBadRecord(SinkRecord r, RecordMappingException e, TableId table) {
         if (config.tolerateErrors() && reporter != null) {
-            stats.badRecords++;
+            stats.badRecord(table);
             LOG.warn("Sending record to the error reporter: {}", e.getMessage());
             reporter.report(r, e);
             return;
@@ -264,7 +282,7 @@ public class ClickHouseSinkTask extends SinkTask {
         for (InsertPipeline.Completion c : pipeline.drain()) {
             if (c.failure == null) {
                 verified = true;
-                stats.inserted(c.block.rows(), c.elapsedMs);
+                stats.inserted(c.block);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
                 recycler.offer(c.block);
             } else if (c.failure.tableMismatch() && tableChangedSince(c.block)) {
@@ -331,6 +349,19 @@ public class ClickHouseSinkTask extends SinkTask {
         }
     }
 
+    /** Publishes what the task holds to the metrics (the MBeans are read on other threads). */
+    private void updateGauges(long held) {
+        long behind = 0;
+        for (TableBlock b : buffer.blocks()) {
+            behind += b.rows();
+        }
+        for (TableBlock b : pipeline.inFlightBlocks()) {
+            behind += b.rows();
+        }
+        InsertPipeline.Failing failing = pipeline.failing();
+        stats.gauges(held, behind, failing == null ? 0 : failing.sinceMs);
+    }
+
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         collectCompletions();
@@ -340,6 +371,7 @@ public class ClickHouseSinkTask extends SinkTask {
             return new HashMap<>();
         }
         submitSealed();
+        updateGauges(buffer.sizeInBytes() + pipeline.inFlightBytes());
         List<TableBlock> pending = new ArrayList<>(buffer.blocks());
         pending.addAll(pipeline.inFlightBlocks());
         return OffsetTracker.committable(currentOffsets, pending, rewinds.pending());
@@ -389,6 +421,9 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         if (client != null) {
             client.close();
+        }
+        if (stats != null) {
+            stats.unregister();
         }
         LOG.info("ClickHouse sink task stopped: {}", stats);
     }

@@ -87,6 +87,15 @@ final class SinkHarness {
                 + rest().connectorStatus(connector));
     }
 
+    /**
+     * The line of a task's trace with the connector's own message: Connect wraps what put() threw in "Exiting
+     * WorkerSinkTask due to unrecoverable exception", so it is the first "Caused by" (else the first line).
+     */
+    static String causeLine(String trace) {
+        return trace.lines().filter(l -> l.startsWith("Caused by: ")).findFirst()
+                .orElse(trace.lines().findFirst().orElse(""));
+    }
+
     void deleteQuietly(String connector) {
         try {
             rest().deleteConnector(connector);

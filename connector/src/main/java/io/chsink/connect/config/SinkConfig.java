@@ -31,6 +31,20 @@ public final class SinkConfig extends AbstractConfig {
     public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
     public static final String TOMBSTONES_BEHAVIOR = "tombstones.behavior";
     public static final String UNKNOWN_FIELDS_BEHAVIOR = "unknown.fields.behavior";
+    public static final String RETRY_TIMEOUT_MS = "retry.timeout.ms";
+    public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
+    public static final String SSL_TRUSTSTORE_LOCATION = "clickhouse.ssl.truststore.location";
+    public static final String SSL_TRUSTSTORE_PASSWORD = "clickhouse.ssl.truststore.password";
+    public static final String SSL_TRUSTSTORE_TYPE = "clickhouse.ssl.truststore.type";
+    public static final String SSL_KEYSTORE_LOCATION = "clickhouse.ssl.keystore.location";
+    public static final String SSL_KEYSTORE_PASSWORD = "clickhouse.ssl.keystore.password";
+    public static final String SSL_KEYSTORE_TYPE = "clickhouse.ssl.keystore.type";
+    public static final String SSL_KEY_PASSWORD = "clickhouse.ssl.key.password";
+    public static final String SSL_HOSTNAME_VERIFICATION = "clickhouse.ssl.hostname.verification";
+    public static final String PROXY_HOST = "clickhouse.proxy.host";
+    public static final String PROXY_PORT = "clickhouse.proxy.port";
+    public static final String PROXY_USER = "clickhouse.proxy.user";
+    public static final String PROXY_PASSWORD = "clickhouse.proxy.password";
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
     public static final String ERRORS_TOLERANCE = "errors.tolerance";
 
@@ -39,14 +53,15 @@ public final class SinkConfig extends AbstractConfig {
     private static final String GROUP_FLUSH = "Blocks and memory";
     private static final String GROUP_DELIVERY = "Delivery";
     private static final String GROUP_RECORDS = "Records";
+    private static final String GROUP_SECURITY = "TLS and proxy";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(CLICKHOUSE_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new UrlValidator(), Importance.HIGH,
                     "HTTP(S) endpoint of the ClickHouse server, e.g. http://clickhouse:8123 or https://host:8443.",
                     GROUP_CONNECTION, 1, Width.LONG, "ClickHouse URL")
             .define(CLICKHOUSE_USER, Type.STRING, "default", Importance.HIGH,
-                    "ClickHouse user the connector inserts as. It needs INSERT on the target tables and SELECT on "
-                            + "system.columns.",
+                    "ClickHouse user the connector inserts as. It needs INSERT on the target tables, nothing else "
+                            + "(any privilege on a table makes its columns visible in system.columns).",
                     GROUP_CONNECTION, 2, Width.MEDIUM, "User")
             .define(CLICKHOUSE_PASSWORD, Type.PASSWORD, "", Importance.HIGH,
                     "Password of clickhouse.user. Never logged.",
@@ -101,7 +116,64 @@ public final class SinkConfig extends AbstractConfig {
                     Importance.MEDIUM,
                     "What a value field that no column takes does (a field the table does not have, or one naming a "
                             + "MATERIALIZED or ALIAS column): ignore it, or error (the record is a bad record).",
-                    GROUP_RECORDS, 2, Width.SHORT, "Unknown fields");
+                    GROUP_RECORDS, 2, Width.SHORT, "Unknown fields")
+            .define(RETRY_TIMEOUT_MS, Type.LONG, 300_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                    "How long inserts may keep failing with retriable errors (network, timeouts, server overload; "
+                            + "see the README for the list of ClickHouse error codes) before the task stops taking "
+                            + "new records: put() then throws Connect's RetriableException, so Connect pauses and "
+                            + "redelivers the same records later. Blocks already taken keep being retried, "
+                            + "offsets are never committed past them, and the task does not fail for a retriable "
+                            + "error. Permanent errors (authentication, missing grants, unknown table) fail the "
+                            + "task at once.",
+                    GROUP_DELIVERY, 2, Width.SHORT, "Retry time budget")
+            .define(RETRY_BACKOFF_MS, Type.LONG, 500L, ConfigDef.Range.between(10, 60_000), Importance.LOW,
+                    "Wait before the first retry of a failed insert; it doubles with every further attempt, up to "
+                            + "the larger of 10 s and this value, with random jitter (each wait is between half "
+                            + "and all of the current backoff).",
+                    GROUP_DELIVERY, 3, Width.SHORT, "Retry backoff")
+            .define(SSL_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM,
+                    "Trust store (JKS or PKCS12 file) with the CA certificates that sign the ClickHouse server's "
+                            + "certificate, for https:// URLs. Empty: the JVM's default trust store.",
+                    GROUP_SECURITY, 1, Width.LONG, "Trust store")
+            .define(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM,
+                    "Password of the trust store. Never logged.",
+                    GROUP_SECURITY, 2, Width.MEDIUM, "Trust store password")
+            .define(SSL_TRUSTSTORE_TYPE, Type.STRING, "PKCS12", ConfigDef.CaseInsensitiveValidString.in("PKCS12", "JKS"),
+                    Importance.LOW, "Type of the trust store file.",
+                    GROUP_SECURITY, 3, Width.SHORT, "Trust store type")
+            .define(SSL_KEYSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM,
+                    "Key store (JKS or PKCS12 file) with the client certificate and its private key, for servers "
+                            + "that require client certificates. Its first key entry is used. Empty: no client "
+                            + "certificate.",
+                    GROUP_SECURITY, 4, Width.LONG, "Key store")
+            .define(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM,
+                    "Password of the key store. Never logged.",
+                    GROUP_SECURITY, 5, Width.MEDIUM, "Key store password")
+            .define(SSL_KEYSTORE_TYPE, Type.STRING, "PKCS12", ConfigDef.CaseInsensitiveValidString.in("PKCS12", "JKS"),
+                    Importance.LOW, "Type of the key store file.",
+                    GROUP_SECURITY, 6, Width.SHORT, "Key store type")
+            .define(SSL_KEY_PASSWORD, Type.PASSWORD, null, Importance.LOW,
+                    "Password of the private key in the key store, if it differs from the key store's. Never logged.",
+                    GROUP_SECURITY, 7, Width.MEDIUM, "Key password")
+            .define(SSL_HOSTNAME_VERIFICATION, Type.BOOLEAN, true, Importance.MEDIUM,
+                    "Check that the server certificate names the host of clickhouse.url. Turn off only for "
+                            + "servers reached by an address their certificate does not name; the certificate is "
+                            + "still checked against the trust store.",
+                    GROUP_SECURITY, 8, Width.SHORT, "Verify host name")
+            .define(PROXY_HOST, Type.STRING, "", Importance.LOW,
+                    "HTTP proxy host to reach ClickHouse through (https:// URLs are tunnelled with CONNECT). Empty: "
+                            + "no proxy.",
+                    GROUP_SECURITY, 9, Width.MEDIUM, "Proxy host")
+            .define(PROXY_PORT, Type.INT, 3128, ConfigDef.Range.between(1, 65535), Importance.LOW,
+                    "Port of the HTTP proxy given by clickhouse.proxy.host.",
+                    GROUP_SECURITY, 10, Width.SHORT, "Proxy port")
+            .define(PROXY_USER, Type.STRING, "", Importance.LOW,
+                    "User for the proxy's basic authentication, sent with each request (client-v2 does not send it "
+                            + "with CONNECT, so it works for http:// URLs only). Empty: none.",
+                    GROUP_SECURITY, 11, Width.MEDIUM, "Proxy user")
+            .define(PROXY_PASSWORD, Type.PASSWORD, "", Importance.LOW,
+                    "Password for the proxy's basic authentication. Never logged.",
+                    GROUP_SECURITY, 12, Width.MEDIUM, "Proxy password");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -173,6 +245,39 @@ public final class SinkConfig extends AbstractConfig {
     /** unknown.fields.behavior=error: a field no column takes is a bad record. */
     public boolean rejectUnknownFields() {
         return getString(UNKNOWN_FIELDS_BEHAVIOR).equals("error");
+    }
+
+    public long retryTimeoutMs() {
+        return getLong(RETRY_TIMEOUT_MS);
+    }
+
+    public long retryBackoffMs() {
+        return getLong(RETRY_BACKOFF_MS);
+    }
+
+    /** The TLS and proxy settings of the connection. */
+    public TlsSettings tls() {
+        Password keyPassword = getPassword(SSL_KEY_PASSWORD);
+        return new TlsSettings(getString(SSL_TRUSTSTORE_LOCATION), getPassword(SSL_TRUSTSTORE_PASSWORD),
+                getString(SSL_TRUSTSTORE_TYPE), getString(SSL_KEYSTORE_LOCATION), getPassword(SSL_KEYSTORE_PASSWORD),
+                getString(SSL_KEYSTORE_TYPE), keyPassword != null ? keyPassword : getPassword(SSL_KEYSTORE_PASSWORD),
+                getBoolean(SSL_HOSTNAME_VERIFICATION));
+    }
+
+    public String proxyHost() {
+        return getString(PROXY_HOST).trim();
+    }
+
+    public int proxyPort() {
+        return getInt(PROXY_PORT);
+    }
+
+    public String proxyUser() {
+        return getString(PROXY_USER);
+    }
+
+    public Password proxyPassword() {
+        return getPassword(PROXY_PASSWORD);
     }
 
     /** errors.tolerance=all: bad records go to the errant record reporter instead of failing the task. */

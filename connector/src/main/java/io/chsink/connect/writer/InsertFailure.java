@@ -8,13 +8,34 @@ import java.util.Set;
 /** A failed insert, classified: retriable (the same block may succeed later) or permanent (a human must act). */
 public final class InsertFailure {
     /**
-     * Server error codes worth retrying with the same block: transient server, network and load conditions
-     * (e.g. 159 TIMEOUT_EXCEEDED, 202 TOO_MANY_SIMULTANEOUS_QUERIES, 209 SOCKET_TIMEOUT, 210 NETWORK_ERROR,
-     * 241 MEMORY_LIMIT_EXCEEDED, 242 TABLE_IS_READ_ONLY, 252 TOO_MANY_PARTS, 319 UNKNOWN_STATUS_OF_INSERT,
-     * 999 KEEPER_EXCEPTION). Every other server error (unknown table, access denied, type mismatch) is permanent.
+     * Server error codes worth retrying with the same block, checked against {@code system.errors} of ClickHouse
+     * 26.7: transient network, load and replication conditions.
+     * <pre>
+     *    3 UNEXPECTED_END_OF_FILE        the request body was cut off (connection dropped mid-insert)
+     *  107 FILE_DOESNT_EXIST             a part file vanished under the insert (disk/object-storage hiccup)
+     *  159 TIMEOUT_EXCEEDED              202 TOO_MANY_SIMULTANEOUS_QUERIES   203 NO_FREE_CONNECTION
+     *  209 SOCKET_TIMEOUT                210 NETWORK_ERROR                   225 NO_ZOOKEEPER
+     *  236 ABORTED                       241 MEMORY_LIMIT_EXCEEDED           242 TABLE_IS_READ_ONLY (replica lost Keeper)
+     *  252 TOO_MANY_PARTS                279 ALL_CONNECTION_TRIES_FAILED     285 TOO_FEW_LIVE_REPLICAS
+     *  319 UNKNOWN_STATUS_OF_INSERT      394 QUERY_WAS_CANCELLED (server shutting down)
+     *  425 SYSTEM_ERROR (an OS call failed, e.g. too many open files)       439 CANNOT_SCHEDULE_TASK
+     *  473 DEADLOCK_AVOIDED              999 KEEPER_EXCEPTION               1000 POCO_EXCEPTION
+     * </pre>
+     * Not retried, though older lists have it: 164 READONLY means the user's profile has {@code readonly=1}, which
+     * no retry fixes. Every other server error (unknown table, access denied, authentication, type mismatch) is
+     * permanent.
      */
     private static final Set<Integer> RETRIABLE_CODES = new HashSet<>(Arrays.asList(
-            3, 107, 159, 164, 202, 203, 209, 210, 236, 241, 242, 252, 279, 285, 319, 425, 999, 1000));
+            3, 107, 159, 202, 203, 209, 210, 225, 236, 241, 242, 252, 279, 285, 319, 394, 425, 439, 473, 999, 1000));
+
+    /** AUTHENTICATION_FAILED(516), UNKNOWN_USER(192), WRONG_PASSWORD(193). */
+    private static final Set<Integer> AUTHENTICATION_CODES = new HashSet<>(Arrays.asList(516, 192, 193));
+
+    /** ACCESS_DENIED(497), DATABASE_ACCESS_DENIED(291). */
+    private static final Set<Integer> ACCESS_CODES = new HashSet<>(Arrays.asList(497, 291));
+
+    /** HTTP statuses of proxies and load balancers in front of ClickHouse that mean "try again". */
+    private static final Set<Integer> RETRIABLE_HTTP = new HashSet<>(Arrays.asList(408, 429, 502, 503, 504));
 
     /**
      * Server error codes that mean the block no longer fits the table (a column was dropped, renamed or changed
@@ -49,9 +70,21 @@ public final class InsertFailure {
         }
         ServerException server = find(t, ServerException.class);
         if (server != null) {
-            boolean retry = RETRIABLE_CODES.contains(server.getCode());
-            return new InsertFailure(retry, TABLE_CHANGED_CODES.contains(server.getCode()),
-                    "ClickHouse error " + server.getCode() + ": " + firstLine(server.getMessage()), root);
+            int code = server.getCode();
+            boolean retry = RETRIABLE_CODES.contains(code)
+                    || (code == ServerException.CODE_UNKNOWN && RETRIABLE_HTTP.contains(server.getTransportProtocolCode()));
+            String text = "ClickHouse error " + code + ": " + firstLine(server.getMessage());
+            if (AUTHENTICATION_CODES.contains(code)) {
+                text = "Authentication failed: " + text + " (check clickhouse.user and clickhouse.password)";
+            } else if (ACCESS_CODES.contains(code)) {
+                text = "Access denied: " + text + " The user lacks a grant: an administrator can give it with the "
+                        + "GRANT statement the message names (the connector needs INSERT on its target tables).";
+            }
+            return new InsertFailure(retry, TABLE_CHANGED_CODES.contains(code), text, root);
+        }
+        javax.net.ssl.SSLException ssl = find(t, javax.net.ssl.SSLException.class);
+        if (ssl instanceof javax.net.ssl.SSLHandshakeException || ssl instanceof javax.net.ssl.SSLPeerUnverifiedException) {
+            return new InsertFailure(false, "TLS handshake with ClickHouse failed: " + tlsReason(ssl), root);
         }
         java.io.IOException io = find(t, java.io.IOException.class); // connect, socket timeout, reset
         if (io != null) {
@@ -62,6 +95,30 @@ public final class InsertFailure {
             return new InsertFailure(true, "ClickHouse client error: " + firstLine(root.getMessage()), root);
         }
         return new InsertFailure(false, root.getClass().getSimpleName() + ": " + firstLine(root.getMessage()), root);
+    }
+
+    /** A TLS failure in words: certificate not trusted, host name not in the certificate, or the handshake's own text. */
+    public static String tlsReason(javax.net.ssl.SSLException e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("PKIX path") || m.contains("unable to find valid certification path")
+                || m.contains("signature check failed") || m.contains("certificate_unknown")) {
+            return "the server's certificate is not signed by a CA in the trust store "
+                    + "(clickhouse.ssl.truststore.location, else the JVM's default): " + firstLine(m);
+        }
+        if (e instanceof javax.net.ssl.SSLPeerUnverifiedException || m.contains("doesn't match")
+                || m.contains("No subject alternative")) {
+            return "the server's certificate does not name the host of clickhouse.url "
+                    + "(clickhouse.ssl.hostname.verification): " + firstLine(m);
+        }
+        if (m.contains("bad_certificate") || m.contains("certificate_required")) {
+            return "the server refused the client certificate (clickhouse.ssl.keystore.location): " + firstLine(m);
+        }
+        return e.getClass().getSimpleName() + ": " + firstLine(m);
+    }
+
+    /** Whether the failure says that the credentials are wrong. */
+    public boolean authentication() {
+        return message.startsWith("Authentication failed");
     }
 
     private static <T extends Throwable> T find(Throwable t, Class<T> type) {

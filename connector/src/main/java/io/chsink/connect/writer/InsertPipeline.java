@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -28,8 +27,6 @@ import org.slf4j.MDC;
  */
 public final class InsertPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InsertPipeline.class);
-    private static final long BACKOFF_MIN_MS = 200;
-    private static final long BACKOFF_MAX_MS = 10_000;
 
     /** The outcome of one block. */
     public static final class Completion {
@@ -51,6 +48,23 @@ public final class InsertPipeline implements AutoCloseable {
     private final Map<TableId, InFlight> inFlight = new HashMap<>();
     private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
     private final Object signal = new Object();
+    private final RetryPolicy retry;
+    private final InsertListener listener;
+    /** Per table whose in-flight block is failing retriably: when its first failed attempt began, and why. */
+    private final Map<TableId, Failing> failing = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Since when a block has been failing, and its last failure. */
+    public static final class Failing {
+        public final long sinceMs;
+        public final InsertFailure last;
+        public final int attempts;
+
+        public Failing(long sinceMs, InsertFailure last, int attempts) {
+            this.sinceMs = sinceMs;
+            this.last = last;
+            this.attempts = attempts;
+        }
+    }
 
     private static final class InFlight {
         final TableBlock block;
@@ -63,7 +77,14 @@ public final class InsertPipeline implements AutoCloseable {
     }
 
     public InsertPipeline(BlockInserter inserter, int concurrency, String threadName) {
+        this(inserter, concurrency, threadName, new RetryPolicy(200, Long.MAX_VALUE), InsertListener.NONE);
+    }
+
+    public InsertPipeline(BlockInserter inserter, int concurrency, String threadName, RetryPolicy retry,
+            InsertListener listener) {
         this.inserter = inserter;
+        this.retry = retry;
+        this.listener = listener;
         this.executor = Executors.newFixedThreadPool(concurrency, r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -96,38 +117,64 @@ public final class InsertPipeline implements AutoCloseable {
 
     private void run(TableBlock block) {
         long start = System.nanoTime();
-        long backoff = BACKOFF_MIN_MS;
+        long firstFailureMs = 0;
         int attempt = 0;
-        while (true) {
-            attempt++;
-            try {
-                long written = inserter.insert(block);
-                finish(new Completion(block, written, null, (System.nanoTime() - start) / 1_000_000));
-                return;
-            } catch (Throwable t) {
-                InsertFailure f = t instanceof InterruptedException ? null : InsertFailure.classify(t);
-                if (f == null || !f.retriable() || Thread.currentThread().isInterrupted()) {
-                    if (f == null) {
-                        f = InsertFailure.classify(new java.io.InterruptedIOException("insert interrupted"));
-                    }
-                    finish(new Completion(block, 0, f, (System.nanoTime() - start) / 1_000_000));
-                    return;
-                }
-                long sleep = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-                LOG.warn("Insert of {} rows into {} failed (attempt {}), retrying in {} ms: {}", block.rows(),
-                        block.table(), attempt, sleep, f.message());
+        try {
+            while (true) {
+                attempt++;
+                long attemptStart = System.nanoTime();
                 try {
-                    Thread.sleep(sleep);
-                } catch (InterruptedException ie) {
-                    finish(new Completion(block, 0, f, (System.nanoTime() - start) / 1_000_000));
+                    long written = inserter.insert(block);
+                    listener.attempted(block, (System.nanoTime() - attemptStart) / 1_000_000, true);
+                    finish(new Completion(block, written, null, (System.nanoTime() - start) / 1_000_000));
                     return;
+                } catch (Throwable t) {
+                    listener.attempted(block, (System.nanoTime() - attemptStart) / 1_000_000, false);
+                    InsertFailure f = t instanceof InterruptedException ? null : InsertFailure.classify(t);
+                    if (f == null || !f.retriable() || Thread.currentThread().isInterrupted()) {
+                        if (f == null) {
+                            f = InsertFailure.classify(new java.io.InterruptedIOException("insert interrupted"));
+                        }
+                        finish(new Completion(block, 0, f, (System.nanoTime() - start) / 1_000_000));
+                        return;
+                    }
+                    if (firstFailureMs == 0) {
+                        firstFailureMs = System.currentTimeMillis();
+                    }
+                    failing.put(block.table(), new Failing(firstFailureMs, f, attempt));
+                    listener.retried(block, f);
+                    long sleep = retry.delayMs(attempt);
+                    LOG.warn("Insert of {} rows into {} failed (attempt {}), retrying in {} ms: {}", block.rows(),
+                            block.table(), attempt, sleep, f.message());
+                    try {
+                        Thread.sleep(sleep);
+                    } catch (InterruptedException ie) {
+                        finish(new Completion(block, 0, f, (System.nanoTime() - start) / 1_000_000));
+                        return;
+                    }
                 }
-                backoff = Math.min(BACKOFF_MAX_MS, backoff * 2);
             }
+        } finally {
+            failing.remove(block.table());
         }
     }
 
+    /**
+     * The longest-failing in-flight block: retriable failures since {@code sinceMs}, still being retried; null when
+     * no insert is failing.
+     */
+    public Failing failing() {
+        Failing worst = null;
+        for (Failing f : failing.values()) {
+            if (worst == null || f.sinceMs < worst.sinceMs) {
+                worst = f;
+            }
+        }
+        return worst;
+    }
+
     private void finish(Completion c) {
+        failing.remove(c.block.table());
         completed.add(c);
         synchronized (signal) {
             signal.notifyAll();

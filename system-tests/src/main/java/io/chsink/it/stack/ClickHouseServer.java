@@ -76,6 +76,7 @@ public final class ClickHouseServer implements AutoCloseable {
     public static final class Builder {
         private final Path workDir;
         private final Map<String, String> users = new LinkedHashMap<>();
+        private final Map<String, List<String>> grants = new LinkedHashMap<>();
         private Path dataDir;
         private Duration startupTimeout = Duration.ofSeconds(60);
         private String logLevel = "warning";
@@ -99,6 +100,17 @@ public final class ClickHouseServer implements AutoCloseable {
                 throw new IllegalArgumentException("user 'default' stays password-less (the launcher's own session needs it)");
             }
             users.put(name, password);
+            return this;
+        }
+
+        /**
+         * A user with a plain-text password and only the given grants, e.g. {@code "INSERT ON db.t"} (each becomes
+         * {@code GRANT <grant>} for this user in the users file: this clickhouse-local based server has no SQL-managed
+         * access storage, so users and grants live in the users file).
+         */
+        public Builder withRestrictedUser(String name, String password, String... grants) {
+            withUser(name, password);
+            this.grants.put(name, List.of(grants));
             return this;
         }
 
@@ -262,6 +274,15 @@ public final class ClickHouseServer implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Changes a user's password for the next {@link #start()} (the users file is read at start only). */
+    public void changePassword(String user, String password) {
+        requireEmbedded();
+        if (!embedded.users.containsKey(user)) {
+            throw new IllegalArgumentException("no user " + user);
+        }
+        embedded.users.put(user, password);
+    }
+
     public boolean isRunning() {
         return process != null && process.isAlive();
     }
@@ -347,9 +368,20 @@ public final class ClickHouseServer implements AutoCloseable {
     private Path writeConfig() throws IOException {
         StringBuilder users = new StringBuilder("    <default><password></password><access_management>1</access_management>"
                 + "<networks><ip>::/0</ip></networks><profile>default</profile><quota>default</quota></default>\n");
-        embedded.users.forEach((name, password) -> users.append("    <").append(name).append("><password>")
-                .append(xmlEscape(password)).append("</password><networks><ip>::/0</ip></networks>")
-                .append("<profile>default</profile><quota>default</quota></").append(name).append(">\n"));
+        embedded.users.forEach((name, password) -> {
+            users.append("    <").append(name).append("><password>")
+                    .append(xmlEscape(password)).append("</password><networks><ip>::/0</ip></networks>")
+                    .append("<profile>default</profile><quota>default</quota>");
+            List<String> granted = embedded.grants.get(name);
+            if (granted != null) {
+                users.append("<grants>");
+                for (String g : granted) {
+                    users.append("<query>").append(xmlEscape("GRANT " + g)).append("</query>");
+                }
+                users.append("</grants>");
+            }
+            users.append("</").append(name).append(">\n");
+        });
         Path usersFile = embedded.workDir.resolve("clickhouse-users.xml");
         Files.writeString(usersFile, "<clickhouse>\n  <profiles><default/></profiles>\n  <quotas><default/></quotas>\n"
                 + "  <users>\n" + users + "  </users>\n</clickhouse>\n");

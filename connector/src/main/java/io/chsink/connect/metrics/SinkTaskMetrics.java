@@ -1,0 +1,251 @@
+package io.chsink.connect.metrics;
+
+import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.writer.InsertFailure;
+import io.chsink.connect.writer.InsertListener;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.MDC;
+
+/**
+ * The metrics of one task, registered as JMX MBeans (one for the task, one per target table) and logged as a
+ * summary line every {@value #SUMMARY_INTERVAL_MS} ms. Counters are updated by the task thread and the insert
+ * threads; gauges are set by the task thread after each put().
+ */
+public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMBean, InsertListener {
+    public static final String DOMAIN = "io.chsink.connect";
+    static final long SUMMARY_INTERVAL_MS = 60_000;
+    private static final Pattern TASK_CONTEXT = Pattern.compile("\\|task-(\\d+)\\]");
+    private static final AtomicInteger UNNAMED = new AtomicInteger();
+
+    private final String connector;
+    private final String task;
+    private final Map<TableId, TableMetrics> tables = new ConcurrentHashMap<>();
+    private final List<ObjectName> registered = new ArrayList<>();
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    private final LongAdder received = new LongAdder();
+    private final LongAdder tombstones = new LongAdder();
+    private final LongAdder retriableExceptions = new LongAdder();
+    private volatile long bufferedBytes;
+    private volatile long recordsBehind;
+    private volatile long failingSinceMs;
+    private long lastLogMs = System.currentTimeMillis();
+    private long rowsAtLastLog;
+
+    public SinkTaskMetrics(String connector, String task) {
+        this.connector = connector;
+        this.task = task;
+    }
+
+    /** The task number from Connect's log context of the calling thread ({@code [name|task-N] }), if set. */
+    public static String taskFromContext() {
+        String ctx = MDC.get("connector.context");
+        Matcher m = ctx == null ? null : TASK_CONTEXT.matcher(ctx);
+        return m != null && m.find() ? m.group(1) : "unnamed-" + UNNAMED.incrementAndGet();
+    }
+
+    public ObjectName taskObjectName() throws JMException {
+        return new ObjectName(DOMAIN + ":type=sink-task-metrics,connector=" + ObjectName.quote(connector) + ",task="
+                + ObjectName.quote(task));
+    }
+
+    private ObjectName tableObjectName(TableId table) throws JMException {
+        return new ObjectName(DOMAIN + ":type=sink-table-metrics,connector=" + ObjectName.quote(connector) + ",task="
+                + ObjectName.quote(task) + ",table=" + ObjectName.quote(table.toString()));
+    }
+
+    /** Registers the task's MBean (replacing a stale one of the same name, left by a task that did not stop). */
+    public void register(Logger log) {
+        register(log, this, () -> taskObjectName());
+    }
+
+    private interface Name {
+        ObjectName get() throws JMException;
+    }
+
+    private synchronized void register(Logger log, Object bean, Name name) {
+        try {
+            ObjectName n = name.get();
+            if (server.isRegistered(n)) {
+                server.unregisterMBean(n);
+            }
+            server.registerMBean(bean, n);
+            registered.add(n);
+        } catch (JMException | RuntimeException e) {
+            log.warn("Cannot register JMX metrics: {}", e.toString());
+        }
+    }
+
+    public synchronized void unregister() {
+        for (ObjectName n : registered) {
+            try {
+                if (server.isRegistered(n)) {
+                    server.unregisterMBean(n);
+                }
+            } catch (JMException e) {
+                // gone already
+            }
+        }
+        registered.clear();
+    }
+
+    private TableMetrics table(TableId table) {
+        TableMetrics t = tables.get(table);
+        if (t == null) {
+            TableMetrics created = new TableMetrics();
+            t = tables.putIfAbsent(table, created);
+            if (t == null) {
+                t = created;
+                register(org.slf4j.LoggerFactory.getLogger(SinkTaskMetrics.class), created, () -> tableObjectName(table));
+            }
+        }
+        return t;
+    }
+
+    // ---- updates ----
+
+    public void received(int records) {
+        received.add(records);
+    }
+
+    public void tombstone() {
+        tombstones.increment();
+    }
+
+    public void badRecord(TableId table) {
+        dlq.increment();
+        if (table != null) {
+            table(table).dlq.increment();
+        }
+    }
+
+    /** A block verified in ClickHouse. */
+    public void inserted(TableBlock block) {
+        inserted(block.rows(), block.sizeInBytes());
+        table(block.table()).inserted(block.rows(), block.sizeInBytes());
+    }
+
+    public void retriableException() {
+        retriableExceptions.increment();
+    }
+
+    /** The gauges, as the task thread sees them after a put(). */
+    public void gauges(long bufferedBytes, long recordsBehind, long failingSinceMs) {
+        this.bufferedBytes = bufferedBytes;
+        this.recordsBehind = recordsBehind;
+        this.failingSinceMs = failingSinceMs;
+    }
+
+    @Override
+    public void retried(TableBlock block, InsertFailure failure) {
+        retries.increment();
+        table(block.table()).retries.increment();
+    }
+
+    @Override
+    public void attempted(TableBlock block, long elapsedMs, boolean success) {
+        if (success) {
+            latency(elapsedMs);
+            table(block.table()).latency(elapsedMs);
+        }
+    }
+
+    /** Logs the summary line if the interval has passed (task thread only). */
+    public void maybeLog(Logger log, long nowMs) {
+        if (nowMs - lastLogMs < SUMMARY_INTERVAL_MS) {
+            return;
+        }
+        long rate = (rows.sum() - rowsAtLastLog) * 1000 / Math.max(1, nowMs - lastLogMs);
+        log.info("{}; {} rows/s over the last {} s", this, rate, (nowMs - lastLogMs) / 1000);
+        lastLogMs = nowMs;
+        rowsAtLastLog = rows.sum();
+    }
+
+    @Override
+    public String toString() {
+        return String.format("records received=%d, rows inserted=%d in %d blocks (%d bytes, mean insert %.0f ms, "
+                + "max %d ms), retries=%d, tombstones skipped=%d, bad records reported=%d, buffered bytes=%d, "
+                + "records behind=%d", received.sum(), rows.sum(), blocks.sum(), bytes.sum(), latencyAvgMs(),
+                latencyMaxMs(), retries.sum(), tombstones.sum(), dlq.sum(), bufferedBytes, recordsBehind);
+    }
+
+    // ---- MBean ----
+
+    @Override
+    public long getRecordsReceived() {
+        return received.sum();
+    }
+
+    @Override
+    public long getRowsInserted() {
+        return rows.sum();
+    }
+
+    @Override
+    public long getBytesSent() {
+        return bytes.sum();
+    }
+
+    @Override
+    public long getBlocksInserted() {
+        return blocks.sum();
+    }
+
+    @Override
+    public double getInsertLatencyAvgMs() {
+        return latencyAvgMs();
+    }
+
+    @Override
+    public long getInsertLatencyMaxMs() {
+        return latencyMaxMs();
+    }
+
+    @Override
+    public long getRetries() {
+        return retries.sum();
+    }
+
+    @Override
+    public long getDlqRecords() {
+        return dlq.sum();
+    }
+
+    @Override
+    public long getTombstonesSkipped() {
+        return tombstones.sum();
+    }
+
+    @Override
+    public long getBufferedBytes() {
+        return bufferedBytes;
+    }
+
+    @Override
+    public long getRecordsBehind() {
+        return recordsBehind;
+    }
+
+    @Override
+    public long getFailingForMs() {
+        long since = failingSinceMs;
+        return since == 0 ? 0 : Math.max(0, System.currentTimeMillis() - since);
+    }
+
+    @Override
+    public long getRetriableExceptions() {
+        return retriableExceptions.sum();
+    }
+}

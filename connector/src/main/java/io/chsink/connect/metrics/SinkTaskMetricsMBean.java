@@ -1,0 +1,46 @@
+package io.chsink.connect.metrics;
+
+/**
+ * JMX view of one sink task: {@code io.chsink.connect:type=sink-task-metrics,connector="<name>",task="<n>"}.
+ * Counters are totals since the task started.
+ */
+public interface SinkTaskMetricsMBean {
+    /** Records handed to the task by Connect (tombstones and bad records included). */
+    long getRecordsReceived();
+
+    /** Rows verified inserted into ClickHouse. */
+    long getRowsInserted();
+
+    /** Encoded Native bytes of the inserted blocks (before LZ4 compression). */
+    long getBytesSent();
+
+    /** Blocks (inserts) verified. */
+    long getBlocksInserted();
+
+    /** Mean duration of a successful insert attempt, in milliseconds. */
+    double getInsertLatencyAvgMs();
+
+    /** Longest successful insert attempt, in milliseconds. */
+    long getInsertLatencyMaxMs();
+
+    /** Failed insert attempts that were retried. */
+    long getRetries();
+
+    /** Bad records sent to the error reporter (dead-letter queue) with errors.tolerance=all. */
+    long getDlqRecords();
+
+    /** Records with a null value, skipped. */
+    long getTombstonesSkipped();
+
+    /** Encoded bytes held in open, queued and in-flight blocks (bounded by buffer.max.bytes). */
+    long getBufferedBytes();
+
+    /** Records taken by the task whose rows are not verified in ClickHouse yet (open, queued, in-flight blocks). */
+    long getRecordsBehind();
+
+    /** How long the longest-failing insert has been failing (retriably), in milliseconds; 0 when none is. */
+    long getFailingForMs();
+
+    /** Batches refused with a RetriableException because inserts kept failing past retry.timeout.ms. */
+    long getRetriableExceptions();
+}
