@@ -49,6 +49,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private static final long INSERT_TIMEOUT_MS = 300_000;
     /** How long a revocation waits for in-flight inserts before handing the partitions over anyway. */
     private static final long CLOSE_WAIT_MS = 30_000;
+    private static final long COMMIT_WAIT_MS = 30_000;
     private static final int INSERT_CONCURRENCY = 4;
     /** Rows a new block's column buffers are first sized for; they grow as needed. */
     private static final int INITIAL_BLOCK_ROWS = 1024;
@@ -365,16 +366,37 @@ public class ClickHouseSinkTask extends SinkTask {
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         collectCompletions();
+        if (fatal == null) {
+            submitSealed();
+            awaitInsertsBeforeCommit();
+        }
         rewinds.batchDone(); // a rewind asked for here takes effect before the next batch
         if (fatal != null) {
             // The failed block's rows are not in the buffer any more: never commit past them.
             return new HashMap<>();
         }
-        submitSealed();
         updateGauges(buffer.sizeInBytes() + pipeline.inFlightBytes());
         List<TableBlock> pending = new ArrayList<>(buffer.blocks());
         pending.addAll(pipeline.inFlightBlocks());
         return OffsetTracker.committable(currentOffsets, pending, rewinds.pending());
+    }
+
+    /**
+     * Connect asks for offsets (this preCommit) before it closes revoked partitions, and commits nothing after
+     * close(): an insert still in flight then would land with its offsets uncommitted, and the partition's next
+     * owner would insert its rows again. So every commit first lets the inserts in flight finish (one per table,
+     * at most {@value #COMMIT_WAIT_MS} ms), unless one is failing: during an outage the commit goes on without them.
+     */
+    private void awaitInsertsBeforeCommit() {
+        if (pipeline.isEmpty() || pipeline.failing() != null) {
+            return;
+        }
+        try {
+            pipeline.awaitAll(COMMIT_WAIT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        collectCompletions();
     }
 
     @Override
@@ -385,9 +407,10 @@ public class ClickHouseSinkTask extends SinkTask {
     }
 
     /**
-     * Partitions are being revoked: inserts in flight are allowed to finish, and blocks not yet sent are
-     * dropped, with the partitions this task keeps rewound to their first dropped record, so that no row is
-     * inserted whose offset the next owner will not know about.
+     * Partitions are being revoked. The preCommit just before has let the inserts in flight finish and reported
+     * their offsets; blocks not yet sent are dropped, with the partitions this task keeps rewound to their first
+     * dropped record, so that no row is inserted whose offset the next owner will not know about (unless an insert
+     * was failing at that commit and lands later: then its rows may arrive twice, as at-least-once allows).
      */
     @Override
     public void close(Collection<TopicPartition> partitions) {
