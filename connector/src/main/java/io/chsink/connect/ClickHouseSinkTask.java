@@ -2,9 +2,13 @@ package io.chsink.connect;
 
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.block.BlockBuffer;
+import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.exactlyonce.DedupCheck;
+import io.chsink.connect.exactlyonce.ExactlyOnceBlocks;
+import io.chsink.connect.exactlyonce.StateStore;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
@@ -55,6 +59,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private BlockBuffer buffer;
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
+    /** exactly_once only (docs/exactly-once.md); null for at_least_once. */
+    private ExactlyOnceBlocks exactlyOnce;
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
     private final Map<TableId, Long> mappingLoadedAt = new HashMap<>();
     private final RewindTracker rewinds = new RewindTracker();
@@ -75,8 +81,13 @@ public class ClickHouseSinkTask extends SinkTask {
         router = new TableRouter(config);
         schemaLoader = new TableSchemaLoader(client);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
-        pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS),
-                INSERT_CONCURRENCY, "chsink-insert-" + props.getOrDefault("name", "task"));
+        String name = props.getOrDefault("name", "task");
+        if (config.exactlyOnce()) {
+            TableId stateTable = new TableId(config.database(), config.exactlyOnceStateTable());
+            exactlyOnce = new ExactlyOnceBlocks(() -> StateStore.open(client, stateTable, name), name);
+        }
+        pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
+                exactlyOnce == null ? null : exactlyOnce::record), INSERT_CONCURRENCY, "chsink-insert-" + name);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -94,21 +105,30 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         long now = System.currentTimeMillis();
         resolveTables(records, now);
+        ExactlyOnceBlocks.BlockOpener opener = null;
+        if (exactlyOnce != null) {
+            exactlyOnce.prepare(records);
+            opener = (key, topic) -> openBlock(key, topic, now);
+        }
         for (SinkRecord r : records) {
             stats.received++;
             if (rewinds.skip(r)) {
                 continue;
             }
+            TableId table = router.tableFor(r.topic());
             if (r.value() == null) {
                 if (config.failOnTombstones()) {
-                    reportBadRecord(r, RecordMappingException.tombstone(r, router.tableFor(r.topic())));
+                    reportBadRecord(r, RecordMappingException.tombstone(r, table));
                 } else {
                     stats.tombstones++;
                 }
+                if (exactlyOnce != null) {
+                    exactlyOnce.after(r, table, buffer);
+                }
                 continue;
             }
-            TableId table = router.tableFor(r.topic());
-            TableBlock block = openBlock(table, r.topic(), now);
+            TableBlock block = exactlyOnce != null ? exactlyOnce.blockFor(r, table, buffer, opener)
+                    : openBlock(BlockKey.of(table), r.topic(), now);
             if (block == null) {
                 reportBadRecord(r, MissingTables.report(r, table)); // only when tolerated: else loading threw
                 continue;
@@ -117,10 +137,15 @@ public class ClickHouseSinkTask extends SinkTask {
                 block.append(r);
             } catch (RecordMappingException e) {
                 reportBadRecord(r, e);
+                if (exactlyOnce != null) {
+                    exactlyOnce.after(r, table, buffer);
+                }
                 continue;
             }
-            if (buffer.isFull(block)) {
-                buffer.seal(table);
+            if (exactlyOnce != null) {
+                exactlyOnce.after(r, table, buffer);
+            } else if (buffer.isFull(block)) {
+                buffer.seal(block.key());
             }
         }
         buffer.sealDue(now);
@@ -164,8 +189,9 @@ public class ClickHouseSinkTask extends SinkTask {
         }
     }
 
-    private TableBlock openBlock(TableId table, String topic, long now) {
-        TableBlock block = buffer.open(table);
+    private TableBlock openBlock(BlockKey key, String topic, long now) {
+        TableId table = key.table();
+        TableBlock block = buffer.open(key);
         if (block != null) {
             return block;
         }
@@ -181,7 +207,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 return null;
             }
         }
-        block = new TableBlock(table, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
+        block = new TableBlock(key, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
         buffer.putOpen(block);
         return block;
     }
@@ -213,6 +239,9 @@ public class ClickHouseSinkTask extends SinkTask {
         if (current != null && sameColumns(current, schema)) {
             return current;
         }
+        if (current == null && exactlyOnce != null) {
+            checkDeduplicates(table);
+        }
         TableMapping m = new TableMapping(schema, config.rejectUnknownFields());
         if (!m.unwritableColumns().isEmpty()) {
             LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
@@ -222,6 +251,20 @@ public class ClickHouseSinkTask extends SinkTask {
         mappings.put(table, m);
         LOG.info("Table {}: {} columns, writing {}", table, schema.columns().size(), m.quotedColumnNames());
         return m;
+    }
+
+    /** exactly_once: a table that keeps no insert tokens would take a replayed block twice. */
+    private void checkDeduplicates(TableId table) {
+        String problem;
+        try {
+            problem = DedupCheck.problem(client, table);
+        } catch (RuntimeException e) {
+            throw new org.apache.kafka.connect.errors.RetriableException("Could not read the engine settings of "
+                    + table + ": " + e.getMessage(), e);
+        }
+        if (problem != null) {
+            throw new ConnectException(problem);
+        }
     }
 
     private static boolean sameColumns(TableMapping m, io.chsink.connect.schema.TableSchema s) {
@@ -251,6 +294,9 @@ public class ClickHouseSinkTask extends SinkTask {
 
     private void submitSealed() {
         for (TableBlock b : buffer.takeSealed(t -> !pipeline.busy(t))) {
+            if (exactlyOnce != null) {
+                exactlyOnce.beforeSubmit(b);
+            }
             pipeline.submit(b);
         }
     }
@@ -260,6 +306,9 @@ public class ClickHouseSinkTask extends SinkTask {
         for (InsertPipeline.Completion c : pipeline.drain()) {
             if (c.failure == null) {
                 verified = true;
+                if (exactlyOnce != null) {
+                    exactlyOnce.verified(c.block);
+                }
                 stats.inserted(c.block.rows(), c.elapsedMs);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
             } else if (c.failure.tableMismatch() && tableChangedSince(c.block)) {
@@ -372,6 +421,9 @@ public class ClickHouseSinkTask extends SinkTask {
             }
         }
         rewinds.revoked(revoked);
+        if (exactlyOnce != null) {
+            exactlyOnce.revoked(revoked);
+        }
         rewind(rewind, "their blocks were dropped when partitions " + partitions + " were revoked");
         rewinds.batchDone();
     }
