@@ -68,21 +68,24 @@ public final class StateStore {
         return rows.isEmpty() ? null : rows.get(0).getString("engine");
     }
 
+    /** Creates the table; returns the engine it has then (another task may have created it in the meantime). */
     private static String create(Client client, TableId table) {
         String path = "/chsink/" + table.database() + "/" + table.table();
         try {
             run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (key String, " + COLUMNS
                     + ") ENGINE = KeeperMap(" + literal(path) + ") PRIMARY KEY key", null);
-            return "KeeperMap";
         } catch (RuntimeException e) {
             LOG.info("KeeperMap is not usable on this server ({}); the state table is a ReplacingMergeTree",
                     firstLine(e));
+            run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + COLUMNS + ", recorded_at DateTime "
+                    + "DEFAULT now()) ENGINE = ReplacingMergeTree(version) ORDER BY (connector, topic, partition, "
+                    + "first_offset) TTL recorded_at + INTERVAL 30 DAY", null);
         }
-        run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + COLUMNS + ", recorded_at DateTime "
-                + "DEFAULT now()) ENGINE = ReplacingMergeTree(version) ORDER BY (connector, topic, partition, "
-                + "first_offset) TTL recorded_at + INTERVAL 30 DAY", null);
         String engine = engineOf(client, table);
-        return engine == null ? "ReplacingMergeTree" : engine;
+        if (engine == null) {
+            throw new IllegalStateException("Exactly-once state table " + table.quoted() + " is not there after CREATE");
+        }
+        return engine;
     }
 
     /** Writes the manifest; returns when the server has acknowledged it. */
