@@ -26,7 +26,9 @@ public final class Demo {
     private Demo() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] given) throws Exception {
+        // -Ddemo.args="--guarantee both --runs 3" arrives as one argument: split it.
+        String[] args = String.join(" ", given).trim().split("\\s+");
         long rows = 1_000_000;
         int partitions = 4;
         int tasks = 2;
