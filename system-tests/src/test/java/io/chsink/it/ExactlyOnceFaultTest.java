@@ -70,7 +70,7 @@ class ExactlyOnceFaultTest {
         Thread trickle = new Thread(() -> {
             try {
                 while (producing.get()) {
-                    run.produce(1);
+                    run.trickle();
                     Thread.sleep(250);
                 }
             } catch (InterruptedException e) {
@@ -145,6 +145,28 @@ class ExactlyOnceFaultTest {
             h.rest().waitForTasksRunning(connector, 2, Duration.ofMinutes(2));
         }
 
+        private org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> slow;
+        private long trickled;
+
+        /** One event to each topic, partitions taking turns, through one long-lived producer. */
+        void trickle() {
+            if (slow == null) {
+                java.util.Properties p = new java.util.Properties();
+                p.put("bootstrap.servers", h.stack.kafka().bootstrapServers());
+                p.put("acks", "all");
+                p.put("enable.idempotence", "true");
+                slow = new org.apache.kafka.clients.producer.KafkaProducer<>(p,
+                        new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer());
+            }
+            int partition = (int) (trickled++ % 2);
+            for (int i = 0; i < 2; i++) {
+                slow.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics[i], partition, null,
+                        EventProducer.format(true).apply(generators[i].next())));
+            }
+            slow.flush();
+        }
+
         synchronized void produce(long perTopic) {
             for (int i = 0; i < 2; i++) {
                 producer.produce(topics[i], 2, generators[i], perTopic, true, null);
@@ -191,6 +213,9 @@ class ExactlyOnceFaultTest {
         }
 
         void close() {
+            if (slow != null) {
+                slow.close();
+            }
             h.deleteQuietly(connector);
         }
     }
