@@ -40,11 +40,11 @@ class ExactlyOnceFaultTest {
         int faults = Integer.getInteger("chsink.eo.faults", 22);
         long seed = Long.getLong("chsink.eo.seed", System.currentTimeMillis() % 100_000);
         Run run = new Run("eo_fault", seed, faults, Map.of("flush.max.rows", "100000"));
-        int chunks = faults + 1;
+        int chunks = run.plan.size() + 1;
         long perTopicChunk = total / 2 / chunks;
         try {
             run.start();
-            for (int i = 0; i < faults; i++) {
+            for (int i = 0; i < run.plan.size(); i++) {
                 run.produce(perTopicChunk);
                 Thread.sleep(run.random.nextInt(1500));
                 run.inject(i);
@@ -81,7 +81,7 @@ class ExactlyOnceFaultTest {
             run.start();
             trickle.start();
             Thread.sleep(3000);
-            for (int i = 0; i < faults; i++) {
+            for (int i = 0; i < run.plan.size(); i++) {
                 Thread.sleep(500 + run.random.nextInt(2000));
                 run.inject(i);
             }

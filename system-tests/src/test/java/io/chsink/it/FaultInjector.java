@@ -58,7 +58,10 @@ final class FaultInjector {
         this.insertWait = insertWait;
     }
 
-    /** {@code n} faults from {@code seed}: every kind at least once, the rest drawn at random, shuffled. */
+    /**
+     * {@code n} faults from {@code seed} (at least one of each kind, so never fewer than the number of kinds): every
+     * kind once, the rest drawn at random, shuffled.
+     */
     static List<Kind> plan(long seed, int n) {
         Random r = new Random(seed);
         List<Kind> plan = new ArrayList<>(List.of(Kind.values()));
