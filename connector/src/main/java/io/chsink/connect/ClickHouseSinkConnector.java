@@ -4,6 +4,7 @@ import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.exactlyonce.DedupCheck;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.ClientFactory;
@@ -60,7 +61,8 @@ public class ClickHouseSinkConnector extends SinkConnector {
 
     /**
      * Beyond the per-key checks: can the server be reached with these credentials, does the database exist,
-     * and does every table that a listed topic routes to exist? Each problem is reported on its key.
+     * does every table that a listed topic routes to exist, and (exactly_once) does it deduplicate inserts? Each
+     * problem is reported on its key.
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
@@ -156,6 +158,11 @@ public class ClickHouseSinkConnector extends SinkConnector {
                     error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
                             + config.user() + "' has no grant on it: GRANT INSERT ON " + table.quoted() + " TO "
                             + TableId.quote(config.user()) + ")");
+                } else if (config.exactlyOnce()) {
+                    String problem = DedupCheck.problem(client, table);
+                    if (problem != null) {
+                        error(SinkConfig.DELIVERY_GUARANTEE, problem);
+                    }
                 }
             }
         }

@@ -3,9 +3,13 @@ package io.chsink.connect;
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.block.BlockBuffer;
 import io.chsink.connect.block.BlockRecycler;
+import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.exactlyonce.DedupCheck;
+import io.chsink.connect.exactlyonce.ExactlyOnceBlocks;
+import io.chsink.connect.exactlyonce.StateStore;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
@@ -62,6 +66,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private BlockRecycler recycler;
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
+    /** exactly_once only (docs/exactly-once.md); null for at_least_once. */
+    private ExactlyOnceBlocks exactlyOnce;
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
     private final Map<TableId, Long> mappingLoadedAt = new HashMap<>();
     private final RewindTracker rewinds = new RewindTracker();
@@ -85,12 +91,18 @@ public class ClickHouseSinkTask extends SinkTask {
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
         // Spares: about one full block's buffers (a block's buffers are up to 1.5 times its bytes).
         recycler = new BlockRecycler(2 * config.flushMaxBytes());
+        String name = props.getOrDefault("name", "task");
         stats = new SinkTaskMetrics(props.getOrDefault("name", "unnamed"), SinkTaskMetrics.taskFromContext());
         stats.register(LOG);
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
-        pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS),
-                INSERT_CONCURRENCY, "chsink-insert-" + props.getOrDefault("name", "task"), retry, stats);
+        if (config.exactlyOnce()) {
+            TableId stateTable = new TableId(config.database(), config.exactlyOnceStateTable());
+            exactlyOnce = new ExactlyOnceBlocks(() -> StateStore.open(client, stateTable, name), name);
+        }
+        pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
+                exactlyOnce == null ? null : exactlyOnce::record), INSERT_CONCURRENCY, "chsink-insert-" + name,
+                retry, stats);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -112,20 +124,29 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         resolveTables(records, now);
         stats.received(records.size());
+        ExactlyOnceBlocks.BlockOpener opener = null;
+        if (exactlyOnce != null) {
+            exactlyOnce.prepare(records);
+            opener = (key, topic) -> openBlock(key, topic, now);
+        }
         for (SinkRecord r : records) {
             if (rewinds.skip(r)) {
                 continue;
             }
+            TableId table = router.tableFor(r.topic());
             if (r.value() == null) {
                 if (config.failOnTombstones()) {
-                    reportBadRecord(r, RecordMappingException.tombstone(r, router.tableFor(r.topic())), router.tableFor(r.topic()));
+                    reportBadRecord(r, RecordMappingException.tombstone(r, table), table);
                 } else {
                     stats.tombstone();
                 }
+                if (exactlyOnce != null) {
+                    exactlyOnce.after(r, table, buffer);
+                }
                 continue;
             }
-            TableId table = router.tableFor(r.topic());
-            TableBlock block = openBlock(table, r.topic(), now);
+            TableBlock block = exactlyOnce != null ? exactlyOnce.blockFor(r, table, buffer, opener)
+                    : openBlock(BlockKey.of(table), r.topic(), now);
             if (block == null) {
                 reportBadRecord(r, MissingTables.report(r, table), table); // only when tolerated: else loading threw
                 continue;
@@ -134,10 +155,15 @@ public class ClickHouseSinkTask extends SinkTask {
                 block.append(r);
             } catch (RecordMappingException e) {
                 reportBadRecord(r, e, table);
+                if (exactlyOnce != null) {
+                    exactlyOnce.after(r, table, buffer);
+                }
                 continue;
             }
-            if (buffer.isFull(block)) {
-                buffer.seal(table);
+            if (exactlyOnce != null) {
+                exactlyOnce.after(r, table, buffer);
+            } else if (buffer.isFull(block)) {
+                buffer.seal(block.key());
             }
         }
         buffer.sealDue(now, t -> !pipeline.busy(t) && !buffer.hasSealed(t));
@@ -182,8 +208,9 @@ public class ClickHouseSinkTask extends SinkTask {
         }
     }
 
-    private TableBlock openBlock(TableId table, String topic, long now) {
-        TableBlock block = buffer.open(table);
+    private TableBlock openBlock(BlockKey key, String topic, long now) {
+        TableId table = key.table();
+        TableBlock block = buffer.open(key);
         if (block != null) {
             return block;
         }
@@ -199,7 +226,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 return null;
             }
         }
-        block = recycler.newBlock(table, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
+        block = recycler.newBlock(key, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
         buffer.putOpen(block);
         return block;
     }
@@ -236,6 +263,9 @@ public class ClickHouseSinkTask extends SinkTask {
         if (current != null && sameColumns(current, schema)) {
             return current;
         }
+        if (current == null && exactlyOnce != null) {
+            checkDeduplicates(table);
+        }
         TableMapping m = new TableMapping(schema, config.rejectUnknownFields());
         if (!m.unwritableColumns().isEmpty()) {
             LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
@@ -245,6 +275,20 @@ public class ClickHouseSinkTask extends SinkTask {
         mappings.put(table, m);
         LOG.info("Table {}: {} columns, writing {}", table, schema.columns().size(), m.quotedColumnNames());
         return m;
+    }
+
+    /** exactly_once: a table that keeps no insert tokens would take a replayed block twice. */
+    private void checkDeduplicates(TableId table) {
+        String problem;
+        try {
+            problem = DedupCheck.problem(client, table);
+        } catch (RuntimeException e) {
+            throw new org.apache.kafka.connect.errors.RetriableException("Could not read the engine settings of "
+                    + table + ": " + e.getMessage(), e);
+        }
+        if (problem != null) {
+            throw new ConnectException(problem);
+        }
     }
 
     private static boolean sameColumns(TableMapping m, io.chsink.connect.schema.TableSchema s) {
@@ -274,6 +318,9 @@ public class ClickHouseSinkTask extends SinkTask {
 
     private void submitSealed() {
         for (TableBlock b : buffer.takeSealed(t -> !pipeline.busy(t))) {
+            if (exactlyOnce != null) {
+                exactlyOnce.beforeSubmit(b);
+            }
             pipeline.submit(b);
         }
     }
@@ -283,6 +330,9 @@ public class ClickHouseSinkTask extends SinkTask {
         for (InsertPipeline.Completion c : pipeline.drain()) {
             if (c.failure == null) {
                 verified = true;
+                if (exactlyOnce != null) {
+                    exactlyOnce.verified(c.block);
+                }
                 stats.inserted(c.block);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
                 recycler.offer(c.block);
@@ -433,6 +483,9 @@ public class ClickHouseSinkTask extends SinkTask {
             }
         }
         rewinds.revoked(revoked);
+        if (exactlyOnce != null) {
+            exactlyOnce.revoked(revoked);
+        }
         rewind(rewind, "their blocks were dropped when partitions " + partitions + " were revoked");
         rewinds.batchDone();
     }

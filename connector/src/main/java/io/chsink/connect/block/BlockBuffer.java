@@ -5,10 +5,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The task's blocks that are not yet handed to ClickHouse: one open block per table that records are appended
@@ -19,8 +21,8 @@ public final class BlockBuffer {
     private final int maxRows;
     private final long maxBytes;
     private final long intervalMs;
-    private final Map<TableId, TableBlock> open = new LinkedHashMap<>();
-    private final Map<TableId, Deque<TableBlock>> sealed = new LinkedHashMap<>();
+    private final Map<BlockKey, TableBlock> open = new LinkedHashMap<>();
+    private final Map<BlockKey, Deque<TableBlock>> sealed = new LinkedHashMap<>();
 
     public BlockBuffer(int maxRows, long maxBytes, long intervalMs) {
         this.maxRows = maxRows;
@@ -28,47 +30,63 @@ public final class BlockBuffer {
         this.intervalMs = intervalMs;
     }
 
+    /** The open block of a table's every-partition key (at_least_once). */
     public TableBlock open(TableId table) {
-        return open.get(table);
+        return open(BlockKey.of(table));
+    }
+
+    public void seal(TableId table) {
+        seal(BlockKey.of(table));
+    }
+
+    public TableBlock open(BlockKey key) {
+        return open.get(key);
     }
 
     public void putOpen(TableBlock block) {
-        open.put(block.table(), block);
+        open.put(block.key(), block);
     }
 
     public boolean isFull(TableBlock b) {
         return b.rows() >= maxRows || b.sizeInBytes() >= maxBytes;
     }
 
-    /** Moves the table's open block to the end of its sealed queue. */
-    public void seal(TableId table) {
-        TableBlock b = open.remove(table);
+    /** Moves the key's open block to the end of its sealed queue (an empty block is dropped). */
+    public void seal(BlockKey key) {
+        TableBlock b = open.remove(key);
         if (b != null && b.rows() > 0) {
-            sealed.computeIfAbsent(table, t -> new ArrayDeque<>()).addLast(b);
+            sealed.computeIfAbsent(key, t -> new ArrayDeque<>()).addLast(b);
         }
     }
 
-    /** Seals every open block whose first row is at least flush.interval.ms old. */
+    /**
+     * Seals every open block whose first row is at least flush.interval.ms old. A block being rebuilt from its
+     * recorded composition is sealed only by its owner, when its offset range is complete.
+     */
     public void sealDue(long nowMs) {
         sealDue(nowMs, t -> true);
     }
 
     /**
-     * Seals every open block whose first row is at least flush.interval.ms old and whose table {@code canSend}
-     * allows: a due block of a table whose previous insert is still running keeps collecting rows instead of
-     * queueing behind it, so a slow server gets fewer, larger inserts.
+     * Like {@link #sealDue(long)}, for the blocks whose table {@code canSend} allows: a due block of a table whose
+     * previous insert is still running keeps collecting rows instead of queueing behind it, so a slow server gets
+     * fewer, larger inserts.
      */
     public void sealDue(long nowMs, java.util.function.Predicate<TableId> canSend) {
-        for (TableId t : new ArrayList<>(open.keySet())) {
-            if (nowMs - open.get(t).createdAtMs() >= intervalMs && canSend.test(t)) {
-                seal(t);
+        for (BlockKey k : new ArrayList<>(open.keySet())) {
+            TableBlock b = open.get(k);
+            if (!b.isReplay() && nowMs - b.createdAtMs() >= intervalMs && canSend.test(k.table())) {
+                seal(k);
             }
         }
     }
 
+    /** Seals every open block but those being rebuilt from a recorded composition. */
     public void sealAll() {
-        for (TableId t : new ArrayList<>(open.keySet())) {
-            seal(t);
+        for (BlockKey k : new ArrayList<>(open.keySet())) {
+            if (!open.get(k).isReplay()) {
+                seal(k);
+            }
         }
     }
 
@@ -76,24 +94,36 @@ public final class BlockBuffer {
     public long millisUntilDue(long nowMs) {
         long next = -1;
         for (TableBlock b : open.values()) {
+            if (b.isReplay()) {
+                continue;
+            }
             long left = Math.max(0, b.createdAtMs() + intervalMs - nowMs);
             next = next < 0 ? left : Math.min(next, left);
         }
         return next;
     }
 
-    /** Takes the oldest sealed block of each table that {@code isFree} allows. */
+    /**
+     * Takes the oldest sealed block of each table that {@code isFree} allows, at most one per table; keys that
+     * gave a block go to the back of the line, so the partitions of a table take turns.
+     */
     public List<TableBlock> takeSealed(java.util.function.Predicate<TableId> isFree) {
         List<TableBlock> out = new ArrayList<>();
-        for (Iterator<Map.Entry<TableId, Deque<TableBlock>>> it = sealed.entrySet().iterator(); it.hasNext();) {
-            Map.Entry<TableId, Deque<TableBlock>> e = it.next();
-            if (isFree.test(e.getKey())) {
+        Set<TableId> taken = new HashSet<>();
+        Map<BlockKey, Deque<TableBlock>> requeue = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<BlockKey, Deque<TableBlock>>> it = sealed.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<BlockKey, Deque<TableBlock>> e = it.next();
+            TableId t = e.getKey().table();
+            if (!taken.contains(t) && isFree.test(t)) {
+                taken.add(t);
                 out.add(e.getValue().pollFirst());
-                if (e.getValue().isEmpty()) {
-                    it.remove();
+                it.remove();
+                if (!e.getValue().isEmpty()) {
+                    requeue.put(e.getKey(), e.getValue());
                 }
             }
         }
+        sealed.putAll(requeue);
         return out;
     }
 
@@ -103,7 +133,12 @@ public final class BlockBuffer {
 
     /** Whether the table has sealed blocks waiting for their insert. */
     public boolean hasSealed(TableId table) {
-        return sealed.containsKey(table);
+        for (BlockKey k : sealed.keySet()) {
+            if (k.table().equals(table)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Open and sealed blocks. */
@@ -126,13 +161,19 @@ public final class BlockBuffer {
     /** Forgets the open and sealed blocks of one table (their records will be redelivered) and returns them. */
     public Collection<TableBlock> clear(TableId table) {
         List<TableBlock> out = new ArrayList<>();
-        TableBlock b = open.remove(table);
-        if (b != null) {
-            out.add(b);
+        for (Iterator<Map.Entry<BlockKey, TableBlock>> it = open.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<BlockKey, TableBlock> e = it.next();
+            if (e.getKey().table().equals(table)) {
+                out.add(e.getValue());
+                it.remove();
+            }
         }
-        Deque<TableBlock> q = sealed.remove(table);
-        if (q != null) {
-            out.addAll(q);
+        for (Iterator<Map.Entry<BlockKey, Deque<TableBlock>>> it = sealed.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<BlockKey, Deque<TableBlock>> e = it.next();
+            if (e.getKey().table().equals(table)) {
+                out.addAll(e.getValue());
+                it.remove();
+            }
         }
         return out;
     }

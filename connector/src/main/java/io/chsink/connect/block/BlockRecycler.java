@@ -37,14 +37,19 @@ public final class BlockRecycler {
 
     /** A new, empty block for the table: on its spare's buffers when the spare was made for {@code mapping}. */
     public TableBlock newBlock(TableId table, TableMapping mapping, int expectedRows, long nowMs) {
-        TableBlock spare = spares.remove(table);
+        return newBlock(BlockKey.of(table), mapping, expectedRows, nowMs);
+    }
+
+    /** The same for a block key (exactly_once: one table and partition); spares are shared by the table's keys. */
+    public TableBlock newBlock(BlockKey key, TableMapping mapping, int expectedRows, long nowMs) {
+        TableBlock spare = spares.remove(key.table());
         if (spare != null) {
             bytes -= spare.nativeBlock().capacityBytes();
             if (spare.mapping() == mapping) {
-                return new TableBlock(table, mapping, spare.nativeBlock(), nowMs);
+                return new TableBlock(key, mapping, spare.nativeBlock(), nowMs);
             }
         }
-        return new TableBlock(table, mapping, expectedRows, nowMs);
+        return new TableBlock(key, mapping, expectedRows, nowMs);
     }
 
     /** Heap held by the spares. */

@@ -14,6 +14,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * each partition contributed. The unit of insert, of verification and of offset advance.
  */
 public final class TableBlock {
+    private final BlockKey key;
     private final TableId table;
     private final TableMapping mapping;
     private final NativeBlock block;
@@ -22,17 +23,26 @@ public final class TableBlock {
     private String lastTopic;
     private int lastPartition = -1;
     private long[] lastRange;
+    private long firstTimestamp = -1;
+    /** exactly_once: the recorded composition and token, once known; set before the block is inserted. */
+    private volatile BlockManifest manifest;
+    private boolean replay;
 
     public TableBlock(TableId table, TableMapping mapping, int expectedRows, long nowMs) {
-        this(table, mapping, mapping.newBlock(expectedRows), nowMs);
+        this(BlockKey.of(table), mapping, expectedRows, nowMs);
+    }
+
+    public TableBlock(BlockKey key, TableMapping mapping, int expectedRows, long nowMs) {
+        this(key, mapping, mapping.newBlock(expectedRows), nowMs);
     }
 
     /** A block on columns already made (and emptied) for {@code mapping}: see {@link BlockRecycler}. */
-    TableBlock(TableId table, TableMapping mapping, NativeBlock empty, long nowMs) {
+    TableBlock(BlockKey key, TableMapping mapping, NativeBlock empty, long nowMs) {
         if (empty.rows() != 0) {
             throw new IllegalArgumentException("a new block must start empty");
         }
-        this.table = table;
+        this.key = key;
+        this.table = key.table();
         this.mapping = mapping;
         this.block = empty;
         this.createdAtMs = nowMs;
@@ -41,6 +51,9 @@ public final class TableBlock {
     /** Appends the record's row; on a mapping error nothing is added and the exception propagates. */
     public void append(SinkRecord record) {
         mapping.append(record, block);
+        if (firstTimestamp < 0 && block.rows() == 1) {
+            firstTimestamp = record.timestamp() == null ? 0 : record.timestamp();
+        }
         long offset = record.kafkaOffset();
         long[] r = lastRange;
         // Consecutive records mostly share a partition: skip the map lookup (and the TopicPartition) then.
@@ -57,6 +70,10 @@ public final class TableBlock {
         }
         r[0] = Math.min(r[0], offset);
         r[1] = Math.max(r[1], offset);
+    }
+
+    public BlockKey key() {
+        return key;
     }
 
     public TableId table() {
@@ -90,5 +107,29 @@ public final class TableBlock {
 
     public boolean contains(TopicPartition tp) {
         return ranges.containsKey(tp);
+    }
+
+    /** Kafka timestamp of the first row's record (0 when it had none), or -1 while the block is empty. */
+    public long firstTimestamp() {
+        return firstTimestamp;
+    }
+
+    /** exactly_once: the block's recorded composition and token, or null (at_least_once, or not yet sealed). */
+    public BlockManifest manifest() {
+        return manifest;
+    }
+
+    public void manifest(BlockManifest m) {
+        this.manifest = m;
+    }
+
+    /** Marks the block as the rebuild of a recorded one: only its owner seals it, when its range is complete. */
+    public void replayOf(BlockManifest m) {
+        this.manifest = m;
+        this.replay = true;
+    }
+
+    public boolean isReplay() {
+        return replay;
     }
 }

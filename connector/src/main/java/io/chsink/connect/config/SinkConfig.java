@@ -29,6 +29,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String FLUSH_INTERVAL_MS = "flush.interval.ms";
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
+    public static final String EXACTLY_ONCE_STATE_TABLE = "exactly.once.state.table";
     public static final String TOMBSTONES_BEHAVIOR = "tombstones.behavior";
     public static final String UNKNOWN_FIELDS_BEHAVIOR = "unknown.fields.behavior";
     public static final String RETRY_TIMEOUT_MS = "retry.timeout.ms";
@@ -83,7 +84,7 @@ public final class SinkConfig extends AbstractConfig {
                     GROUP_ROUTING, 2, Width.LONG, "Topic to table map")
             .define(FLUSH_MAX_ROWS, Type.INT, 500_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                     "A table's block is inserted when it holds this many rows. A block collects the records of "
-                            + "every partition routed to the table.",
+                            + "every partition routed to the table (exactly_once: of one partition).",
                     GROUP_FLUSH, 1, Width.SHORT, "Rows per block")
             .define(FLUSH_MAX_BYTES, Type.LONG, 32L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
                     "A table's block is inserted when its encoded columns reach this many bytes (before "
@@ -102,10 +103,23 @@ public final class SinkConfig extends AbstractConfig {
                             + "block are kept for its next block, at most 2 x " + FLUSH_MAX_BYTES + " per task.",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
-                    ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue()), Importance.HIGH,
+                    ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
+                            DeliveryGuarantee.EXACTLY_ONCE.configValue()), Importance.HIGH,
                     "at_least_once: offsets are committed only after ClickHouse verified the insert holding "
-                            + "their records; a crash may insert a block twice. (exactly_once is planned.)",
+                            + "their records; a crash may insert a block twice. exactly_once: in addition, each "
+                            + "block holds one partition's records, its offset range and deduplication token are "
+                            + "recorded in " + EXACTLY_ONCE_STATE_TABLE + " before it is inserted, and after a crash "
+                            + "or rebalance the same blocks are rebuilt and re-sent with the same token, so "
+                            + "ClickHouse keeps one copy. Every target table must deduplicate inserts "
+                            + "(non_replicated_deduplication_window > 0 for MergeTree, replicated_deduplication_window "
+                            + "> 0 for Replicated/Shared MergeTree); validation and task start check it.",
                     GROUP_DELIVERY, 1, Width.SHORT, "Delivery guarantee")
+            .define(EXACTLY_ONCE_STATE_TABLE, Type.STRING, "chsink_exactly_once_state", new NonEmpty(),
+                    Importance.LOW,
+                    "exactly_once only: table in clickhouse.database where block compositions are recorded. The "
+                            + "connector creates it (a KeeperMap where the server has one, else a ReplacingMergeTree "
+                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT and SELECT on it.",
+                    GROUP_DELIVERY, 2, Width.MEDIUM, "Exactly-once state table")
             .define(TOMBSTONES_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
                     Importance.MEDIUM,
                     "What a record with a null value (a tombstone) does: skip (it is counted in the task's summary "
@@ -235,6 +249,14 @@ public final class SinkConfig extends AbstractConfig {
 
     public DeliveryGuarantee deliveryGuarantee() {
         return DeliveryGuarantee.parse(getString(DELIVERY_GUARANTEE));
+    }
+
+    public boolean exactlyOnce() {
+        return deliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE;
+    }
+
+    public String exactlyOnceStateTable() {
+        return getString(EXACTLY_ONCE_STATE_TABLE).trim();
     }
 
     /** tombstones.behavior=fail: a record with a null value is a bad record. */

@@ -99,4 +99,49 @@ class BlockBufferTest {
         assertEquals(0, buf.blocks().size());
         assertEquals(0, buf.sizeInBytes());
     }
+
+    private static TableBlock partitionBlock(TableId t, int partition, long firstOffset, int rows, long createdAt) {
+        TableMapping m = new TableMapping(new TableSchema(t, Collections.singletonList(
+                new TableColumn("x", ClickHouseType.parse("Int64"), TableColumn.DefaultKind.NONE))));
+        TableBlock b = new TableBlock(BlockKey.of(t, new org.apache.kafka.common.TopicPartition("t", partition)), m, 4,
+                createdAt);
+        for (int i = 0; i < rows; i++) {
+            Map<String, Object> v = new HashMap<>();
+            v.put("x", (long) i);
+            b.append(new SinkRecord("t", partition, null, null, null, v, firstOffset + i));
+        }
+        return b;
+    }
+
+    @Test
+    void partitionBlocksOfATableLeaveOneAtATimeTakingTurnsInOrderPerPartition() {
+        BlockBuffer buf = new BlockBuffer(1000, 1 << 20, 1000);
+        TableBlock p0a = partitionBlock(A, 0, 0, 2, 0);
+        buf.putOpen(p0a);
+        buf.seal(p0a.key());
+        TableBlock p0b = partitionBlock(A, 0, 2, 2, 0);
+        buf.putOpen(p0b);
+        buf.seal(p0b.key());
+        TableBlock p1 = partitionBlock(A, 1, 0, 2, 0);
+        buf.putOpen(p1);
+        buf.seal(p1.key());
+        assertEquals(List.of(p0a), buf.takeSealed(t -> true), "one insert per table in flight");
+        assertEquals(List.of(p1), buf.takeSealed(t -> true), "the other partition's turn");
+        assertEquals(List.of(p0b), buf.takeSealed(t -> true));
+        assertFalse(buf.hasSealed());
+    }
+
+    @Test
+    void blocksBeingRebuiltAreSealedOnlyByTheirOwner() {
+        BlockBuffer buf = new BlockBuffer(1, 1 << 20, 1000);
+        TableBlock r = partitionBlock(A, 0, 10, 1, 0);
+        r.replayOf(new BlockManifest(A, new org.apache.kafka.common.TopicPartition("t", 0), 10, 11, 2, 0, "tok"));
+        buf.putOpen(r);
+        buf.sealDue(10_000);
+        buf.sealAll();
+        assertEquals(r, buf.open(r.key()), "neither time nor memory pressure seals a rebuild");
+        assertEquals(-1, buf.millisUntilDue(10_000));
+        buf.seal(r.key());
+        assertTrue(buf.hasSealed());
+    }
 }

@@ -11,7 +11,10 @@ import io.chsink.it.stack.Stack;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,13 +26,17 @@ public final class Demo {
     private Demo() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] given) throws Exception {
+        // -Ddemo.args="--guarantee both --runs 3" arrives as one argument: split it.
+        String[] args = String.join(" ", given).trim().split("\\s+");
         long rows = 1_000_000;
         int partitions = 4;
         int tasks = 2;
         long seed = 42;
         boolean withSchema = true;
         boolean keep = false;
+        String guarantee = "at_least_once";
+        int runs = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rows": rows = Long.parseLong(args[++i]); break;
@@ -38,18 +45,33 @@ public final class Demo {
                 case "--seed": seed = Long.parseLong(args[++i]); break;
                 case "--schemaless": withSchema = false; break;
                 case "--keep": keep = true; break;
+                case "--guarantee": guarantee = args[++i]; break;
+                case "--runs": runs = Integer.parseInt(args[++i]); break;
                 case "": break;
                 default:
-                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless] [--keep]");
+                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless] [--keep] "
+                            + "[--guarantee at_least_once|exactly_once|both] [--runs R]");
                     System.exit(2);
             }
         }
         Path work = Paths.get(System.getProperty("chsink.work.dir", "target/demo"));
         System.out.printf("Starting the stack (work dir %s)...%n", work.toAbsolutePath());
         Stack stack = Stack.start(work);
-        boolean ok;
+        boolean ok = true;
         try {
-            ok = run(stack, rows, partitions, tasks, seed, withSchema);
+            List<String> guarantees = guarantee.equals("both") ? List.of("at_least_once", "exactly_once")
+                    : List.of(guarantee);
+            Map<String, List<Result>> results = new LinkedHashMap<>();
+            for (int r = 0; r < runs; r++) {
+                for (String g : guarantees) { // interleaved, so that both see the same machine load
+                    Result res = run(stack, rows, partitions, tasks, seed, withSchema, g);
+                    ok &= res.ok;
+                    results.computeIfAbsent(g, k -> new ArrayList<>()).add(res);
+                }
+            }
+            if (runs > 1 || guarantees.size() > 1) {
+                summarize(results);
+            }
             if (keep) {
                 System.out.printf("Stack kept running: ClickHouse %s, Kafka %s, Connect %s. Ctrl-C stops it.%n",
                         stack.clickhouseUrl(), stack.kafka().bootstrapServers(), stack.connect().restUrl());
@@ -61,7 +83,43 @@ public final class Demo {
         System.exit(ok ? 0 : 1);
     }
 
-    static boolean run(Stack stack, long rows, int partitions, int tasks, long seed, boolean withSchema) {
+    /** One run's figures: end-to-end seconds, and CPU seconds of the worker and of ClickHouse meanwhile. */
+    record Result(boolean ok, long rows, double seconds, double workerCpu, double serverCpu) {
+        double rate() {
+            return rows / seconds;
+        }
+    }
+
+    private static void summarize(Map<String, List<Result>> results) {
+        System.out.println();
+        System.out.println("Summary (median of each guarantee's runs; CPU seconds are the worker's and ClickHouse's "
+                + "during the runs, steadier than wall time on a shared machine):");
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Result>> e : results.entrySet()) {
+            List<Result> rs = e.getValue();
+            double rate = median(rs.stream().mapToDouble(Result::rate).toArray());
+            double worker = median(rs.stream().mapToDouble(Result::workerCpu).toArray());
+            double server = median(rs.stream().mapToDouble(Result::serverCpu).toArray());
+            medians.put(e.getKey(), rate);
+            System.out.printf("  %-14s %,10.0f rows/s end to end (runs: %s); worker CPU %.1f s, ClickHouse CPU %.1f s%n",
+                    e.getKey(), rate, rs.stream().map(r -> String.format("%,.0f", r.rate()))
+                            .collect(java.util.stream.Collectors.joining(", ")), worker, server);
+        }
+        if (medians.size() == 2) {
+            double alo = medians.get("at_least_once");
+            double eo = medians.get("exactly_once");
+            System.out.printf("  exactly_once throughput vs at_least_once: %+.1f%%%n", (eo - alo) / alo * 100);
+        }
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    static Result run(Stack stack, long rows, int partitions, int tasks, long seed, boolean withSchema,
+            String guarantee) {
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         String db = "default";
         String table = "chsink_demo_events";
@@ -71,7 +129,9 @@ public final class Demo {
                 stack.clickhouse().version(), stack.kafka().bootstrapServers(), stack.connect().restUrl());
 
         stack.clickhouse().exec("DROP TABLE IF EXISTS " + EventsTable.qualified(db, table));
-        stack.clickhouse().exec(EventsTable.createSql(db, table));
+        boolean exactlyOnce = guarantee.equals("exactly_once");
+        // exactly_once needs a table that keeps insert deduplication tokens.
+        stack.clickhouse().exec(exactlyOnce ? EventsTable.createDedupSql(db, table) : EventsTable.createSql(db, table));
         stack.kafka().createTopic(topic, partitions);
 
         long t0 = System.nanoTime();
@@ -88,18 +148,26 @@ public final class Demo {
         overrides.put("clickhouse.database", db);
         overrides.put("topic.to.table.map", topic + ":" + table);
         overrides.put("value.converter.schemas.enable", Boolean.toString(withSchema));
-        Map<String, String> config = ConnectorConfigs.load("clickhouse-sink.json", overrides);
+        Map<String, String> config = ConnectorConfigs.load(exactlyOnce ? "clickhouse-sink-exactly-once.json"
+                : "clickhouse-sink.json", overrides);
         config.remove("name");
 
+        ProcessCpu workerCpu = ProcessCpu.find(stack.connect().logFile().getParent().resolve("worker.properties").toString());
+        ProcessCpu serverCpu = ProcessCpu.find("--http_port\0" + java.net.URI.create(stack.clickhouseUrl()).getPort() + "\0");
+        double worker0 = workerCpu.seconds();
+        double server0 = serverCpu.seconds();
         long start = System.nanoTime();
         stack.connect().rest().putConnectorConfig(connector, config);
-        System.out.printf("Created connector %s (tasks.max=%d) through %s%n", connector, tasks, stack.connect().restUrl());
+        System.out.printf("Created connector %s (tasks.max=%d, delivery.guarantee=%s) through %s%n", connector, tasks,
+                guarantee, stack.connect().restUrl());
         final long total = rows;
         RowWatcher watcher = new RowWatcher(stack.clickhouse().http(), EventsTable.qualified(db, table));
         watcher.awaitRows(rows, Duration.ofMinutes(30), Duration.ofMinutes(2),
                 new ConnectorFailure(stack.connect().rest(), connector),
                 (landed, rate) -> System.out.printf("  rows landed: %,d / %,d (%,d rows/s)%n", landed, total, rate));
         double seconds = (System.nanoTime() - start) / 1e9;
+        double workerSeconds = workerCpu.seconds() < 0 ? -1 : workerCpu.seconds() - worker0;
+        double serverSeconds = serverCpu.seconds() < 0 ? -1 : serverCpu.seconds() - server0;
 
         long count = Long.parseLong(stack.clickhouse().http().scalar(
                 "SELECT count() FROM " + EventsTable.qualified(db, table)).trim());
@@ -112,11 +180,13 @@ public final class Demo {
         System.out.println();
         System.out.printf("End to end: %,d rows in %.2f s = %,.0f rows/s (connector creation to last row visible)%n",
                 count, seconds, count / seconds);
+        System.out.printf("CPU: Connect worker %.1f s, ClickHouse %.1f s (delivery.guarantee=%s)%n", workerSeconds,
+                serverSeconds, guarantee);
         System.out.printf("count()=%d uniqExact(*)=%d%n", count, distinct);
         System.out.println("table:    " + actual);
         System.out.println("expected: " + expected);
         boolean ok = count == rows && distinct == rows && actual.equals(expected);
         System.out.println(ok ? "RESULT: OK, exactly the generated rows landed" : "RESULT: MISMATCH");
-        return ok;
+        return new Result(ok, count, seconds, workerSeconds, serverSeconds);
     }
 }

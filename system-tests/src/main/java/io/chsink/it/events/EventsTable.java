@@ -26,6 +26,14 @@ public final class EventsTable {
                 + " PARTITION BY toYYYYMM(event_time) ORDER BY (event_time, user_id)";
     }
 
+    /**
+     * The events table with insert deduplication on (a window of 1000 blocks), as delivery.guarantee=exactly_once
+     * requires of a plain MergeTree.
+     */
+    public static String createDedupSql(String database, String table) {
+        return createSql(database, table) + " SETTINGS non_replicated_deduplication_window = 1000";
+    }
+
     /** Per country: row count and revenue in cents, sorted by country. */
     public static String checkSql(String database, String table) {
         return "SELECT country, count() AS c, toInt64(sum(revenue) * 100) AS cents FROM " + qualified(database, table)
