@@ -130,7 +130,7 @@ class ExactlyOnceFaultTest {
                 partitions.add(new TopicPartition(t, 1));
             }
             this.injector = new FaultInjector(h, connector, 2, List.of(topics), partitions, STATE_TABLE, seed,
-                    Duration.ofSeconds(20));
+                    Duration.ofSeconds(8));
             System.out.printf("%s: seed %d (rerun with -Dchsink.eo.seed=%d), fault plan: %s%n", prefix, seed, seed, plan);
         }
 
