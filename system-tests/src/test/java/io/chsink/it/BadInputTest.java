@@ -13,11 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -203,7 +199,7 @@ class BadInputTest {
             }
             checkDeadLetters(dlqPlain, allPlain, schemalessCases(), prefix);
             checkDeadLetters(dlqSchema, allSchema, schemaChangeCases(), prefix);
-            List<ConsumerRecord<byte[], byte[]>> orphans = consumeAll(dlqOrphan, 4);
+            List<ConsumerRecord<byte[], byte[]>> orphans = DeadLetterReader.readAll(h.stack.kafka().bootstrapServers(), dlqOrphan, 4);
             assertEquals(4, orphans.size(), "every record of a topic without a table is a dead letter");
             for (ConsumerRecord<byte[], byte[]> r : orphans) {
                 assertMentions(header(r, "__connect.errors.exception.message"), "topic=" + orphan + " partition=0",
@@ -237,7 +233,7 @@ class BadInputTest {
     }
 
     private void checkDeadLetters(String dlq, List<String> topics, List<Case> cases, String prefix) {
-        List<ConsumerRecord<byte[], byte[]>> dead = consumeAll(dlq, topics.size());
+        List<ConsumerRecord<byte[], byte[]>> dead = DeadLetterReader.readAll(h.stack.kafka().bootstrapServers(), dlq, topics.size());
         assertEquals(topics.size(), dead.size(), "exactly the bad records are dead letters");
         Map<String, Case> byName = new HashMap<>();
         for (Case c : cases) {
@@ -265,22 +261,5 @@ class BadInputTest {
         for (String p : parts) {
             assertTrue(text.contains(p), () -> "expected '" + p + "' in:\n" + text);
         }
-    }
-
-    private List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic, int expected) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, h.stack.kafka().bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, SinkHarness.unique("dlq_reader"));
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            c.subscribe(Arrays.asList(topic));
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (System.currentTimeMillis() < deadline && out.size() < expected) {
-                c.poll(Duration.ofMillis(500)).forEach(out::add);
-            }
-            c.poll(Duration.ofSeconds(2)).forEach(out::add); // anything beyond the expected would show up
-        }
-        return out;
     }
 }

@@ -11,11 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
 /** What a user sees when data or configuration is wrong: failures that name what to fix, and nothing else lost. */
@@ -95,7 +91,7 @@ class FailureReportingTest {
             Thread.sleep(1500);
             assertEquals(990, h.scalar("SELECT count() FROM `" + topic + "`"));
             assertEquals(0, h.scalar("SELECT countIf(id % 100 = 7) FROM `" + topic + "`"));
-            List<ConsumerRecord<byte[], byte[]>> dead = consumeAll(dlq, 10);
+            List<ConsumerRecord<byte[], byte[]>> dead = DeadLetterReader.readAll(h.stack.kafka().bootstrapServers(), dlq, 10);
             assertEquals(10, dead.size());
             for (ConsumerRecord<byte[], byte[]> r : dead) {
                 String v = new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
@@ -107,24 +103,6 @@ class FailureReportingTest {
         } finally {
             h.deleteQuietly(connector);
         }
-    }
-
-    private List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic, int expected) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, h.stack.kafka().bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, SinkHarness.unique("dlq_reader"));
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            c.subscribe(Arrays.asList(topic));
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (System.currentTimeMillis() < deadline && out.size() < expected) {
-                c.poll(Duration.ofMillis(500)).forEach(out::add);
-            }
-            // one more poll: anything beyond the expected records would show up
-            c.poll(Duration.ofSeconds(2)).forEach(out::add);
-        }
-        return out;
     }
 
     @Test

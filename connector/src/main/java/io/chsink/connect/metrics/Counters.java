@@ -34,4 +34,33 @@ class Counters {
     long latencyMaxMs() {
         return latencyMaxMs.get();
     }
+
+    // ---- the attributes shared by the task and table MBeans ----
+    public long getRowsInserted() {
+        return rows.sum();
+    }
+
+    public long getBytesSent() {
+        return bytes.sum();
+    }
+
+    public long getBlocksInserted() {
+        return blocks.sum();
+    }
+
+    public double getInsertLatencyAvgMs() {
+        return latencyAvgMs();
+    }
+
+    public long getInsertLatencyMaxMs() {
+        return latencyMaxMs();
+    }
+
+    public long getRetries() {
+        return retries.sum();
+    }
+
+    public long getDlqRecords() {
+        return dlq.sum();
+    }
 }

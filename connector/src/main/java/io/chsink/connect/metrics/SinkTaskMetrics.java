@@ -189,41 +189,6 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     }
 
     @Override
-    public long getRowsInserted() {
-        return rows.sum();
-    }
-
-    @Override
-    public long getBytesSent() {
-        return bytes.sum();
-    }
-
-    @Override
-    public long getBlocksInserted() {
-        return blocks.sum();
-    }
-
-    @Override
-    public double getInsertLatencyAvgMs() {
-        return latencyAvgMs();
-    }
-
-    @Override
-    public long getInsertLatencyMaxMs() {
-        return latencyMaxMs();
-    }
-
-    @Override
-    public long getRetries() {
-        return retries.sum();
-    }
-
-    @Override
-    public long getDlqRecords() {
-        return dlq.sum();
-    }
-
-    @Override
     public long getTombstonesSkipped() {
         return tombstones.sum();
     }

@@ -4,30 +4,9 @@ package io.chsink.connect.metrics;
  * JMX view of one sink task: {@code io.chsink.connect:type=sink-task-metrics,connector="<name>",task="<n>"}.
  * Counters are totals since the task started.
  */
-public interface SinkTaskMetricsMBean {
+public interface SinkTaskMetricsMBean extends TableMetricsMBean {
     /** Records handed to the task by Connect (tombstones and bad records included). */
     long getRecordsReceived();
-
-    /** Rows verified inserted into ClickHouse. */
-    long getRowsInserted();
-
-    /** Encoded Native bytes of the inserted blocks (before LZ4 compression). */
-    long getBytesSent();
-
-    /** Blocks (inserts) verified. */
-    long getBlocksInserted();
-
-    /** Mean duration of a successful insert attempt, in milliseconds. */
-    double getInsertLatencyAvgMs();
-
-    /** Longest successful insert attempt, in milliseconds. */
-    long getInsertLatencyMaxMs();
-
-    /** Failed insert attempts that were retried. */
-    long getRetries();
-
-    /** Bad records sent to the error reporter (dead-letter queue) with errors.tolerance=all. */
-    long getDlqRecords();
 
     /** Records with a null value, skipped. */
     long getTombstonesSkipped();

@@ -12,8 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -25,7 +23,7 @@ public final class ConnectProxy implements AutoCloseable {
     private final String expectedAuth;
     private final List<String> tunnels = new CopyOnWriteArrayList<>();
     private final List<String> refused = new CopyOnWriteArrayList<>();
-    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final SocketRelay relay = new SocketRelay("connect-proxy");
 
     private ConnectProxy(ServerSocket server, String expectedAuth) {
         this.server = server;
@@ -74,7 +72,7 @@ public final class ConnectProxy implements AutoCloseable {
     }
 
     private void serve(Socket client) {
-        open.add(client);
+        relay.track(client);
         try {
             InputStream in = client.getInputStream();
             List<String> head = readHead(in);
@@ -90,7 +88,7 @@ public final class ConnectProxy implements AutoCloseable {
             if (parts.length < 2 || !parts[0].equals("CONNECT")) {
                 refused.add(request);
                 out.write("HTTP/1.1 405 Only CONNECT\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                close(client);
+                relay.close(client);
                 return;
             }
             if (expectedAuth != null && !expectedAuth.equals(auth)) {
@@ -98,22 +96,18 @@ public final class ConnectProxy implements AutoCloseable {
                 out.write(("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
                         + "Content-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-                close(client);
+                relay.close(client);
                 return;
             }
             String target = parts[1];
             int colon = target.lastIndexOf(':');
             Socket upstream = new Socket(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)));
-            open.add(upstream);
             tunnels.add(target);
             out.write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            Thread back = new Thread(() -> pump(upstream, client), "connect-proxy-back");
-            back.setDaemon(true);
-            back.start();
-            pump(client, upstream);
+            relay.relay(client, upstream);
         } catch (IOException | RuntimeException e) {
-            close(client);
+            relay.close(client);
         }
     }
 
@@ -136,31 +130,6 @@ public final class ConnectProxy implements AutoCloseable {
         return lines;
     }
 
-    private void pump(Socket from, Socket to) {
-        byte[] buf = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
-            // one side closed
-        } finally {
-            close(from);
-            close(to);
-        }
-    }
-
-    private void close(Socket s) {
-        open.remove(s);
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing
-        }
-    }
-
     @Override
     public void close() {
         try {
@@ -168,8 +137,6 @@ public final class ConnectProxy implements AutoCloseable {
         } catch (IOException e) {
             // closing
         }
-        for (Socket s : open) {
-            close(s);
-        }
+        relay.closeAll();
     }
 }

@@ -2,7 +2,6 @@ package io.chsink.it.stack;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,8 +9,6 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -27,7 +24,7 @@ import javax.net.ssl.TrustManagerFactory;
 public final class TlsProxy implements AutoCloseable {
     private final SSLServerSocket server;
     private final int targetPort;
-    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final SocketRelay relay = new SocketRelay("tls-proxy");
     private final AtomicLong handshakes = new AtomicLong();
     private final AtomicLong failedHandshakes = new AtomicLong();
     private final Thread acceptor;
@@ -101,52 +98,23 @@ public final class TlsProxy implements AutoCloseable {
     }
 
     private void serve(SSLSocket client) {
-        open.add(client);
+        relay.track(client);
         try {
             client.startHandshake();
             handshakes.incrementAndGet();
         } catch (IOException e) {
             failedHandshakes.incrementAndGet();
-            closeQuietly(client);
+            relay.close(client);
             return;
         }
         Socket upstream;
         try {
             upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
         } catch (IOException e) {
-            closeQuietly(client);
+            relay.close(client);
             return;
         }
-        open.add(upstream);
-        Thread back = new Thread(() -> pump(upstream, client), "tls-proxy-back");
-        back.setDaemon(true);
-        back.start();
-        pump(client, upstream);
-    }
-
-    private void pump(Socket from, Socket to) {
-        byte[] buf = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
-                out.flush();
-            }
-        } catch (IOException e) {
-            // one side closed
-        } finally {
-            closeQuietly(from);
-            closeQuietly(to);
-        }
-    }
-
-    private void closeQuietly(Socket s) {
-        open.remove(s);
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing
-        }
+        relay.relay(client, upstream);
     }
 
     @Override
@@ -156,8 +124,6 @@ public final class TlsProxy implements AutoCloseable {
         } catch (IOException e) {
             // closing
         }
-        for (Socket s : open) {
-            closeQuietly(s);
-        }
+        relay.closeAll();
     }
 }
