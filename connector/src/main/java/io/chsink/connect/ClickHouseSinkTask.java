@@ -14,6 +14,7 @@ import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.metrics.SinkTaskMetrics;
+import io.chsink.connect.offset.ClosingCommit;
 import io.chsink.connect.offset.OffsetTracker;
 import io.chsink.connect.offset.RewindTracker;
 import io.chsink.connect.schema.TableId;
@@ -418,7 +419,9 @@ public class ClickHouseSinkTask extends SinkTask {
         collectCompletions();
         if (fatal == null) {
             submitSealed();
-            awaitInsertsBeforeCommit();
+            if (ClosingCommit.inProgress()) {
+                awaitInsertsBeforeClose();
+            }
         }
         rewinds.batchDone(); // a rewind asked for here takes effect before the next batch
         if (fatal != null) {
@@ -434,10 +437,11 @@ public class ClickHouseSinkTask extends SinkTask {
     /**
      * Connect asks for offsets (this preCommit) before it closes revoked partitions, and commits nothing after
      * close(): an insert still in flight then would land with its offsets uncommitted, and the partition's next
-     * owner would insert its rows again. So every commit first lets the inserts in flight finish (one per table,
-     * at most {@value #COMMIT_WAIT_MS} ms), unless one is failing: during an outage the commit goes on without them.
+     * owner would insert its rows again. So a closing commit ({@link ClosingCommit}) first lets the inserts in flight
+     * finish (one per table, at most {@value #COMMIT_WAIT_MS} ms), unless one is failing: during an outage the commit
+     * goes on without them. Ordinary commits never wait: the task goes on encoding while blocks are inserted.
      */
-    private void awaitInsertsBeforeCommit() {
+    private void awaitInsertsBeforeClose() {
         if (pipeline.isEmpty() || pipeline.failing() != null) {
             return;
         }

@@ -119,16 +119,13 @@ public final class TableMapping {
         block.beginRow();
         int i = 0;
         Object v = null;
+        boolean got = false;
         try {
             for (; i < codecs.length; i++) {
-                v = null;
+                got = false;
                 MetadataSource m = metadata[i];
-                if (m != null) {
-                    v = m.get(record);
-                } else {
-                    v = plan.source(value, i); // what an error reports if a Nested projection fails
-                    v = plan.get(value, i);
-                }
+                v = m != null ? m.get(record) : plan.get(value, i);
+                got = true;
                 codecs[i].write(v, block.column(i));
             }
             i = nestedGroups.check(block);
@@ -139,6 +136,10 @@ public final class TableMapping {
             }
         } catch (ValueException e) {
             block.rollbackRow();
+            if (!got) {
+                // Reading the value failed (an adapter or a Nested projection): report the record's own value.
+                v = metadata[i] != null ? null : plan.source(value, i);
+            }
             throw new RecordMappingException(describe(record, plan, i, v, e.getMessage()));
         } catch (RuntimeException e) {
             block.rollbackRow();

@@ -27,7 +27,7 @@ import java.util.function.Function;
  */
 final class EndToEndPath {
     /** What one run measured. */
-    record Result(long rows, long nanos, long kafkaValueBytes, double produceSeconds, ProcessCpu.Sample workerCpu,
+    record Result(long rows, long nanos, long firstRowNanos, long kafkaValueBytes, double produceSeconds, ProcessCpu.Sample workerCpu,
             ProcessCpu.Sample serverCpu, WorkerGcLog.Window gc, int pausesLogged, long blocks, JfrBreakdown profile) {
     }
 
@@ -93,6 +93,7 @@ final class EndToEndPath {
                     }
                 });
         long nanos = System.nanoTime() - start;
+        long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;
         ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
         ProcessCpu.Sample sUsed = serverCpu.sample().minus(s0);
         JfrBreakdown profile = null;
@@ -103,7 +104,7 @@ final class EndToEndPath {
         int pauses = countPauses(stack, logMark);
         stack.connect().rest().deleteConnector(connector);
         long blocks = blocksInserted(stack, logMark, connector, tasks);
-        return new Result(rows, nanos, bytes, produceSeconds, wUsed, sUsed, gc.since(gcMark), pauses, blocks, profile);
+        return new Result(rows, nanos, firstRow, bytes, produceSeconds, wUsed, sUsed, gc.since(gcMark), pauses, blocks, profile);
     }
 
     /**

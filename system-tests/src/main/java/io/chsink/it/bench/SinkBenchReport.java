@@ -135,6 +135,11 @@ final class SinkBenchReport {
                     + " buffer.max.bytes pauses logged: %s%n", p.id, p.what, p.details.get("kafkaValueBytesPerRecord"),
                     p.details.get("kafkaValueMBPerSecond"), p.details.get("produceSecondsNotTimed"),
                     p.details.get("blocksInserted"), p.details.get("rowsPerBlock"), p.details.get("bufferPausesLogged"));
+            if (p.details.get("firstRowSeconds") instanceof Double first) {
+                out.printf("  first rows visible %.1f s after the connector's creation (tasks started, consumer group"
+                        + " joined, partitions assigned); from then on %,.0f rows/s%n", first,
+                        (Double) p.details.get("rowsPerSecondAfterFirstRow"));
+            }
             if (p.details.get("workerGc") instanceof Map<?, ?> gc) {
                 out.printf("  worker heap (GC log): %s collections (%s full), at most %s MiB in use before a collection,"
                         + " %s MiB live after one, %s MiB committed; %.0f ms of pauses%n", gc.get("collections"),

@@ -12,6 +12,8 @@ public final class RowWatcher {
 
     private final ClickHouseHttp http;
     private final String countSql;
+    /** System.nanoTime() of the first look that saw a row, or -1. */
+    private long firstRowNanos = -1;
 
     /** @param qualifiedTable the table, already quoted */
     public RowWatcher(ClickHouseHttp http, String qualifiedTable) {
@@ -22,6 +24,11 @@ public final class RowWatcher {
     public RowWatcher(ClickHouseHttp http, String qualifiedTable, String aggregate) {
         this.http = http;
         this.countSql = "SELECT " + aggregate + " FROM " + qualifiedTable;
+    }
+
+    /** When {@link #awaitRows} first saw a row (System.nanoTime(), to its 200 ms polling), or -1. */
+    public long firstRowNanos() {
+        return firstRowNanos;
     }
 
     public long count() {
@@ -42,6 +49,9 @@ public final class RowWatcher {
         while (true) {
             long rows = count();
             long now = System.nanoTime();
+            if (rows > 0 && firstRowNanos < 0) {
+                firstRowNanos = now;
+            }
             if (rows != last) {
                 last = rows;
                 lastChange = now;
