@@ -130,11 +130,19 @@ public class ClickHouseSinkTask extends SinkTask {
             exactlyOnce.prepare(records);
             opener = (key, topic) -> openBlock(key, topic, now);
         }
+        // Consecutive records mostly come from one topic: its table and open block are looked up once per run.
+        String lastTopic = null;
+        TableId table = null;
+        TableBlock open = null;
         for (SinkRecord r : records) {
             if (rewinds.skip(r)) {
                 continue;
             }
-            TableId table = router.tableFor(r.topic());
+            if (!r.topic().equals(lastTopic)) {
+                lastTopic = r.topic();
+                table = router.tableFor(lastTopic);
+                open = null;
+            }
             if (r.value() == null) {
                 if (config.failOnTombstones()) {
                     reportBadRecord(r, RecordMappingException.tombstone(r, table), table);
@@ -147,7 +155,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 continue;
             }
             TableBlock block = exactlyOnce != null ? exactlyOnce.blockFor(r, table, buffer, opener)
-                    : openBlock(BlockKey.of(table), r.topic(), now);
+                    : open != null ? open : openBlock(BlockKey.of(table), r.topic(), now);
             if (block == null) {
                 reportBadRecord(r, MissingTables.report(r, table), table); // only when tolerated: else loading threw
                 continue;
@@ -165,6 +173,9 @@ public class ClickHouseSinkTask extends SinkTask {
                 exactlyOnce.after(r, table, buffer);
             } else if (buffer.isFull(block)) {
                 buffer.seal(block.key());
+                open = null;
+            } else {
+                open = block;
             }
         }
         buffer.sealDue(now, t -> !pipeline.busy(t) && !buffer.hasSealed(t));

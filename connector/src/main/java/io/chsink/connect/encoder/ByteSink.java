@@ -7,70 +7,127 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
-/** A growable little-endian byte buffer: the storage of one Native column stream. */
+/**
+ * A little-endian byte stream in memory: the storage of one Native column stream.
+ * <p>
+ * It grows by adding chunks (each twice the last, up to {@value #MAX_CHUNK} bytes), never by copying: a block that
+ * ends at tens of megabytes leaves no trail of outgrown arrays behind, and its heap is at most its bytes plus one
+ * chunk. {@link #clear()} keeps the chunks for the next block. A fixed-width value never straddles two chunks (the
+ * rest of a chunk is left unused instead); byte runs and strings may.
+ */
 public final class ByteSink {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    static final int MAX_CHUNK = 1 << 20;
 
+    /** Every chunk allocated so far, in stream order; those after {@link #cur} are empty, kept for reuse. */
+    private byte[][] chunks;
+    /** Bytes used in each chunk before {@link #cur}. */
+    private int[] used;
+    private int chunkCount;
+    private int cur;
+    /** The current chunk and the write position in it. */
     private byte[] buf;
-    private int size;
+    private int pos;
+    /** Bytes in the chunks before the current one. */
+    private int base;
 
     public ByteSink(int initialCapacity) {
-        buf = new byte[Math.max(16, initialCapacity)];
+        buf = new byte[Math.min(MAX_CHUNK, Math.max(16, initialCapacity))];
+        chunks = new byte[4][];
+        used = new int[4];
+        chunks[0] = buf;
+        chunkCount = 1;
     }
 
+    /** Makes room for {@code extra} contiguous bytes at {@link #pos}. */
     private void ensure(int extra) {
-        int needed = size + extra;
-        if (needed > buf.length) {
-            int grown = Math.max(needed, buf.length + (buf.length >> 1));
-            buf = Arrays.copyOf(buf, grown);
+        if (pos + extra > buf.length) {
+            nextChunk(extra);
         }
     }
 
+    /** Closes the current chunk where it stands and moves on to the next one, of at least {@code min} bytes. */
+    private void nextChunk(int min) {
+        used[cur] = pos;
+        base += pos;
+        cur++;
+        if (cur < chunkCount && chunks[cur].length >= min) {
+            buf = chunks[cur];
+        } else {
+            int size = Math.max(min, Math.min(MAX_CHUNK, buf.length * 2));
+            if (chunkCount == chunks.length) {
+                chunks = Arrays.copyOf(chunks, chunkCount * 2);
+                used = Arrays.copyOf(used, chunkCount * 2);
+            }
+            // A reused chunk too small for this value stays where it is, behind the new one.
+            System.arraycopy(chunks, cur, chunks, cur + 1, chunkCount - cur);
+            buf = new byte[size];
+            chunks[cur] = buf;
+            chunkCount++;
+        }
+        pos = 0;
+    }
+
     public void putByte(int v) {
-        ensure(1);
-        buf[size++] = (byte) v;
+        if (pos == buf.length) {
+            nextChunk(1);
+        }
+        buf[pos++] = (byte) v;
     }
 
     public void putShort(int v) {
         ensure(2);
-        SHORT.set(buf, size, (short) v);
-        size += 2;
+        SHORT.set(buf, pos, (short) v);
+        pos += 2;
     }
 
     public void putInt(int v) {
         ensure(4);
-        INT.set(buf, size, v);
-        size += 4;
+        INT.set(buf, pos, v);
+        pos += 4;
     }
 
     public void putLong(long v) {
         ensure(8);
-        LONG.set(buf, size, v);
-        size += 8;
+        LONG.set(buf, pos, v);
+        pos += 8;
     }
 
     public void putBytes(byte[] src, int off, int len) {
-        ensure(len);
-        System.arraycopy(src, off, buf, size, len);
-        size += len;
+        while (len > 0) {
+            if (pos == buf.length) {
+                nextChunk(Math.min(len, MAX_CHUNK));
+            }
+            int n = Math.min(len, buf.length - pos);
+            System.arraycopy(src, off, buf, pos, n);
+            pos += n;
+            off += n;
+            len -= n;
+        }
     }
 
     public void putZeros(int len) {
-        ensure(len);
-        Arrays.fill(buf, size, size + len, (byte) 0);
-        size += len;
+        while (len > 0) {
+            if (pos == buf.length) {
+                nextChunk(Math.min(len, MAX_CHUNK));
+            }
+            int n = Math.min(len, buf.length - pos);
+            Arrays.fill(buf, pos, pos + n, (byte) 0);
+            pos += n;
+            len -= n;
+        }
     }
 
     /** Unsigned LEB128, as ClickHouse writes sizes and string lengths. */
     public void putVarUInt(long v) {
         ensure(10);
         while ((v & ~0x7FL) != 0) {
-            buf[size++] = (byte) ((v & 0x7F) | 0x80);
+            buf[pos++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        buf[size++] = (byte) v;
+        buf[pos++] = (byte) v;
     }
 
     /**
@@ -79,51 +136,68 @@ public final class ByteSink {
      */
     public void putUtf8(String s) {
         int len = s.length();
-        int start = size;
-        // Optimistic ASCII path: reserve 1 byte of length (<128) and len bytes.
+        // Optimistic ASCII path: one byte of length (< 128) and len bytes, in the current chunk.
         if (len < 128) {
             ensure(1 + len);
+            byte[] b = buf;
+            int start = pos;
             int p = start + 1;
             for (int i = 0; i < len; i++) {
                 char c = s.charAt(i);
                 if (c >= 0x80) {
-                    putUtf8Slow(s, start);
+                    putUtf8Slow(s);
                     return;
                 }
-                buf[p++] = (byte) c;
+                b[p++] = (byte) c;
             }
-            buf[start] = (byte) len;
-            size = p;
+            b[start] = (byte) len;
+            pos = p;
             return;
         }
-        putUtf8Slow(s, start);
+        putUtf8Slow(s);
     }
 
-    private void putUtf8Slow(String s, int start) {
-        size = start;
+    private void putUtf8Slow(String s) {
         byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         putVarUInt(bytes.length);
         putBytes(bytes, 0, bytes.length);
     }
 
     public int size() {
-        return size;
+        return base + pos;
     }
 
+    /** Heap bytes the chunks take. */
     public int capacity() {
-        return buf.length;
+        int total = 0;
+        for (int i = 0; i < chunkCount; i++) {
+            total += chunks[i].length;
+        }
+        return total;
     }
 
     /** Forgets everything written after {@code position} (used to roll back a rejected row). */
     public void truncate(int position) {
-        size = position;
+        while (position < base) {
+            cur--;
+            base -= used[cur];
+        }
+        buf = chunks[cur];
+        pos = position - base;
     }
 
+    /** Empties the stream, keeping its chunks for what is written next. */
     public void clear() {
-        size = 0;
+        cur = 0;
+        base = 0;
+        pos = 0;
+        buf = chunks[0];
     }
 
     public void writeTo(OutputStream out) throws IOException {
-        out.write(buf, 0, size);
+        for (int i = 0; i < cur; i++) {
+            out.write(chunks[i], 0, used[i]);
+        }
+        out.write(buf, 0, pos);
     }
 }

@@ -22,6 +22,11 @@ final class DecimalWriter implements ValueWriter {
     @Override
     public void write(Object v, NativeColumn column) {
         BigDecimal d = toBigDecimal(v);
+        if (width <= 8 && d.scale() == scale && d.precision() <= precision) {
+            // The common case (a Connect Decimal of the column's scale): its unscaled value as it is, no new objects.
+            NumberWriters.put((FixedWidthColumn) column, width, d.unscaledValue().longValue());
+            return;
+        }
         BigDecimal scaled;
         try {
             scaled = d.setScale(scale);

@@ -56,4 +56,73 @@ class ByteSinkTest {
         assertArrayEquals(new byte[] {7, 0, 0, 0, 1}, java.util.Arrays.copyOf(out, 5));
         org.junit.jupiter.api.Assertions.assertEquals(1004, out.length);
     }
+
+    /**
+     * Random writes, row rollbacks and clears across many chunk boundaries give exactly the bytes a plain
+     * ByteArrayOutputStream model holds, and clear() keeps the chunks (no new capacity for the same content).
+     */
+    @Test
+    void chunkBoundariesRollbacksAndReuseMatchAPlainStream() throws IOException {
+        java.util.Random rnd = new java.util.Random(7);
+        ByteSink s = new ByteSink(16);
+        for (int round = 0; round < 3; round++) {
+            java.io.ByteArrayOutputStream model = new java.io.ByteArrayOutputStream();
+            int capacityBefore = s.capacity();
+            rnd.setSeed(7); // the same content every round: the second and third reuse the chunks
+            for (int op = 0; op < 20_000; op++) {
+                int mark = s.size();
+                int modelMark = model.size();
+                java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                int kind = rnd.nextInt(7);
+                if (kind == 0) {
+                    int v = rnd.nextInt();
+                    s.putByte(v);
+                    model.write(v);
+                } else if (kind == 1) {
+                    short v = (short) rnd.nextInt();
+                    s.putShort(v);
+                    bb.putShort(v);
+                    model.write(bb.array(), 0, 2);
+                } else if (kind == 2) {
+                    int v = rnd.nextInt();
+                    s.putInt(v);
+                    bb.putInt(v);
+                    model.write(bb.array(), 0, 4);
+                } else if (kind == 3) {
+                    long v = rnd.nextLong();
+                    s.putLong(v);
+                    bb.putLong(v);
+                    model.write(bb.array(), 0, 8);
+                } else if (kind == 4) {
+                    byte[] b = new byte[rnd.nextInt(rnd.nextInt(20) == 0 ? 3 * ByteSink.MAX_CHUNK : 300)];
+                    rnd.nextBytes(b);
+                    s.putBytes(b, 0, b.length);
+                    model.write(b, 0, b.length);
+                } else if (kind == 5) {
+                    String str = rnd.nextBoolean() ? "url-" + rnd.nextInt() : "\u00e9-" + rnd.nextInt();
+                    s.putUtf8(str);
+                    byte[] b = str.getBytes(StandardCharsets.UTF_8);
+                    model.write(b.length);
+                    model.write(b, 0, b.length);
+                } else {
+                    int n = rnd.nextInt(100);
+                    s.putZeros(n);
+                    model.write(new byte[n], 0, n);
+                }
+                org.junit.jupiter.api.Assertions.assertEquals(model.size(), s.size());
+                if (rnd.nextInt(10) == 0) { // withdraw what was just written, as a rejected row is
+                    s.truncate(mark);
+                    byte[] kept = java.util.Arrays.copyOf(model.toByteArray(), modelMark);
+                    model.reset();
+                    model.write(kept, 0, kept.length);
+                }
+            }
+            assertArrayEquals(model.toByteArray(), bytes(s));
+            if (round > 0) {
+                org.junit.jupiter.api.Assertions.assertEquals(capacityBefore, s.capacity());
+            }
+            s.clear();
+            org.junit.jupiter.api.Assertions.assertEquals(0, bytes(s).length);
+        }
+    }
 }

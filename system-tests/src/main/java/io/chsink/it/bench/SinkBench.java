@@ -59,7 +59,7 @@ public final class SinkBench {
             boolean memory = false;
             boolean keep = false;
             boolean warmup = true;
-            long rebalanceDelayMs = 0;
+            long rebalanceDelayMs = 300;
             String prefix = "bench";
             Path json = workDir.resolve("bench.json");
             for (int i = 0; i < args.length; i++) {
@@ -134,9 +134,12 @@ public final class SinkBench {
         String heap = options.memory() ? "-Xmx512m" : "-Xmx1g";
         String opts = System.getProperty("chsink.worker.jvm.opts", heap);
         System.setProperty("chsink.worker.jvm.opts", opts + " -Xlog:gc:file=" + gcLog);
-        // The broker's group.initial.rebalance.delay.ms: 0 as in the test stack unless --rebalance-delay-ms says
-        // otherwise. Kafka's default, 3000, holds a new consumer group's first assignment 3 s per joining member: with
-        // two tasks the connector's first rows land 6 s after its creation, whatever the connector does.
+        // The broker's group.initial.rebalance.delay.ms (--rebalance-delay-ms, 300 by default). Kafka's default, 3000,
+        // holds a new consumer group's first assignment 3 s per joining member: with two tasks a new connector's first
+        // rows land 6 s after its creation whatever the connector does. With 0 the first task is assigned every
+        // partition alone and reads for up to a heartbeat (3 s) before the second task's join rebalances the group.
+        // 300 ms lets both tasks' consumers join the group's first generation, which is what a connector that has
+        // been running for a while looks like.
         System.setProperty("chsink.kafka.initial.rebalance.delay.ms", Long.toString(options.rebalanceDelayMs()));
         boolean needsKafka = options.runs('B');
         System.out.printf("Starting %s (work dir %s, worker JVM options: %s)...%n",
@@ -252,20 +255,28 @@ public final class SinkBench {
     private void runA(Client client, List<SinkRecord> records) throws Exception {
         System.out.printf("A: the connector's SinkTask in-process, put() batches of %d...%n", o.batch());
         if (o.warmup()) {
-            // 5% of the records (at most 100,000) through a throw-away task into a scratch table.
+            // The records (at most 1,000,000) through a throw-away task into a scratch table: the JIT compiles the
+            // task's put() path fully (a shorter warm-up left C2 compiling through the timed run).
             String scratch = table("a_warmup");
-            List<SinkRecord> warm = records.subList(0, (int) Math.max(20, Math.min(100_000, records.size() / 20)));
+            List<SinkRecord> warm = records.subList(0, Math.min(1_000_000, records.size()));
             TaskPath.run(warm, taskProps("bench-a", scratch), o.batch());
             server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
         }
 
         String table = table("a");
-        Meter m = Meter.start(server);
-        TaskPath.Result r = TaskPath.run(records, taskProps("bench-a", table), o.batch());
-        SinkBenchReport.Path p = m.stop('A', "SinkTask in-process, put() x " + o.batch(), o.rows(), "this JVM");
-        p.seconds = r.nanos() / 1e9; // the task's own window (the meter adds only its bookkeeping)
+        // CPU is read at the edges of the timed loop: the harness's preparation (offsets per batch, a System.gc()) is
+        // not the task's.
+        TaskPath.Result r = TaskPath.run(records, taskProps("bench-a", table), o.batch(), ProcessCpu.self(),
+                ProcessCpu.ofClickHouse(server.httpPort()));
+        SinkBenchReport.Path p = new SinkBenchReport.Path("A", "SinkTask in-process, put() x " + o.batch(), o.rows(),
+                r.nanos() / 1e9, "this JVM", r.cpu()[0], r.cpu()[1]);
+        Map<String, Object> byThread = new LinkedHashMap<>();
+        r.threadCpuNanos().forEach((k, v) -> byThread.put(k, v / 1e9));
+        p.details.put("jvmCpuSecondsByThread", byThread);
         p.details.put("putCalls", r.putCalls());
         p.details.put("putThreadBytesPerRecord", (double) r.putThreadBytes() / o.rows());
+        p.details.put("putCpuNanosPerRecord", (double) r.putCpuNanos() / o.rows());
+        p.details.put("insertThreadsCpuNanosPerRecord", (double) r.insertCpuNanos() / o.rows());
         p.details.put("insertThreadBytesPerRecord", (double) r.insertThreadBytes() / o.rows());
         p.details.put("heapBeforeMiB", r.heapBeforeBytes() / 1048576.0);
         p.details.put("peakHeapMiB", r.peakHeapBytes() / 1048576.0);
@@ -310,8 +321,8 @@ public final class SinkBench {
         System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
                 o.tasks(), o.rows());
         String suffix = (withSchema ? "schema" : "schemaless") + "-" + Long.toString(System.currentTimeMillis(), 36);
-        // Warm-up: 5% of the rows (20,000 to 100,000) through a connector of their own into a scratch table, so the
-        // worker's JIT has compiled the converter and the connector, as in a worker that has been running a while.
+        // Warm-up: up to 300,000 rows through a connector of their own into a scratch table, so the worker's JIT has
+        // compiled the converter and the connector, as in a worker that has been running a while.
         if (o.warmup()) {
             warmUpB(withSchema, suffix);
         }
@@ -324,7 +335,7 @@ public final class SinkBench {
     }
 
     private void warmUpB(boolean withSchema, String suffix) throws Exception {
-        long warmRows = Math.min(o.rows(), Math.max(20_000, Math.min(100_000, o.rows() / 20)));
+        long warmRows = Math.min(o.rows(), 300_000);
         String scratch = table(withSchema ? "b_schema_warmup" : "b_schemaless_warmup");
         EndToEndPath.run(stack, DB, scratch, o.prefix() + "-warmup-" + suffix, o.seed(), warmRows, o.partitions(),
                 o.tasks(), withSchema, null, null);

@@ -124,6 +124,15 @@ final class SinkBenchReport {
                     a.details.get("putThreadBytesPerRecord"), a.details.get("insertThreadBytesPerRecord"),
                     a.details.get("heapBeforeMiB"), a.details.get("peakHeapMiB"), a.details.get("putCalls"),
                     a.details.get("pauses"));
+            out.printf("A, CPU per record: put() thread %.0f ns (mapping, encoding, bookkeeping), insert threads %.0f ns"
+                    + " (LZ4, HTTP); the rest of this JVM's CPU is GC and JIT%n", a.details.get("putCpuNanosPerRecord"),
+                    a.details.get("insertThreadsCpuNanosPerRecord"));
+            if (a.details.get("jvmCpuSecondsByThread") instanceof Map<?, ?> byThread && !byThread.isEmpty()) {
+                StringBuilder sb = new StringBuilder();
+                byThread.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(' ')
+                        .append(String.format(java.util.Locale.ROOT, "%.2f s", (Double) v)));
+                out.println("A, this JVM's CPU by thread during the run: " + sb);
+            }
         }
         for (Path p : paths) {
             if (!p.id.startsWith("B")) {

@@ -30,7 +30,8 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 final class TaskPath {
     /** What one run measured. */
     record Result(long rows, long nanos, int putCalls, long putThreadBytes, long insertThreadBytes, long peakHeapBytes,
-            long heapBeforeBytes, int pauses) {
+            long heapBeforeBytes, int pauses, long putCpuNanos, long insertCpuNanos, ProcessCpu.Sample[] cpu,
+            Map<String, Long> threadCpuNanos) {
     }
 
     private static final String TASK_CLASS = "io.chsink.connect.ClickHouseSinkTask";
@@ -43,7 +44,8 @@ final class TaskPath {
      * Runs the task over {@code records} (in order, partitions as the records say) with the given task properties
      * and {@code batch} records per put().
      */
-    static Result run(List<SinkRecord> records, Map<String, String> taskProps, int batch) throws Exception {
+    static Result run(List<SinkRecord> records, Map<String, String> taskProps, int batch, ProcessCpu... meters)
+            throws Exception {
         Map<TopicPartition, Long> end = new HashMap<>();
         for (SinkRecord r : records) {
             end.merge(new TopicPartition(r.topic(), r.kafkaPartition()), r.kafkaOffset() + 1, Math::max);
@@ -70,8 +72,15 @@ final class TaskPath {
             resetHeapPeaks();
             Map<TopicPartition, OffsetAndMetadata> consumed = new HashMap<>();
             long putBytes = 0;
+            long putCpu = 0;
+            long insertCpuBefore = insertThreadCpu(threads);
             int puts = 0;
             int next = 0;
+            ProcessCpu.Sample[] cpu0 = new ProcessCpu.Sample[meters.length];
+            for (int i = 0; i < meters.length; i++) {
+                cpu0[i] = meters[i].sample();
+            }
+            Map<String, Long> threads0 = ThreadCpu.sample();
             long start = System.nanoTime();
             while (true) {
                 List<SinkRecord> delivered;
@@ -87,7 +96,9 @@ final class TaskPath {
                     delivered = List.of();
                 }
                 long before = threads.getCurrentThreadAllocatedBytes();
+                long cpuBefore = threads.getCurrentThreadCpuTime();
                 task.put(delivered);
+                putCpu += threads.getCurrentThreadCpuTime() - cpuBefore;
                 putBytes += threads.getCurrentThreadAllocatedBytes() - before;
                 puts++;
                 consumed.putAll(deliveredOffsets);
@@ -105,8 +116,14 @@ final class TaskPath {
                 }
             }
             long nanos = System.nanoTime() - start;
+            Map<String, Long> threadCpu = ThreadCpu.minus(ThreadCpu.sample(), threads0);
+            ProcessCpu.Sample[] cpu = new ProcessCpu.Sample[meters.length];
+            for (int i = 0; i < meters.length; i++) {
+                cpu[i] = meters[i].sample().minus(cpu0[i]);
+            }
             long insertBytes = insertThreadBytes(threads);
-            return new Result(records.size(), nanos, puts, putBytes, insertBytes, heapPeak(), heapBefore, context.pauses);
+            return new Result(records.size(), nanos, puts, putBytes, insertBytes, heapPeak(), heapBefore, context.pauses,
+                    putCpu, insertThreadCpu(threads) - insertCpuBefore, cpu, threadCpu);
         } finally {
             task.close(new ArrayList<>(end.keySet()));
             task.stop();
@@ -130,6 +147,17 @@ final class TaskPath {
             if (t.getName().startsWith("chsink-insert-")) {
                 long b = threads.getThreadAllocatedBytes(t.getId());
                 total += Math.max(0, b);
+            }
+        }
+        return total;
+    }
+
+    /** CPU time so far of the task's insert threads (LZ4, HTTP, the server's answer). */
+    private static long insertThreadCpu(com.sun.management.ThreadMXBean threads) {
+        long total = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("chsink-insert-")) {
+                total += Math.max(0, threads.getThreadCpuTime(t.getId()));
             }
         }
         return total;
