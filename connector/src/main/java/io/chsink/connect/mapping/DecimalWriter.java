@@ -21,6 +21,9 @@ final class DecimalWriter implements ValueWriter {
 
     @Override
     public void write(Object v, NativeColumn column) {
+        if (v instanceof Double && width <= 8 && scale < POW10.length && writeDouble((Double) v, (FixedWidthColumn) column)) {
+            return;
+        }
         BigDecimal d = toBigDecimal(v);
         if (width <= 8 && d.scale() == scale && d.precision() <= precision) {
             // The common case (a Connect Decimal of the column's scale): its unscaled value as it is, no new objects.
@@ -46,6 +49,32 @@ final class DecimalWriter implements ValueWriter {
             c.putRaw(NumberWriters.littleEndian(unscaled, width));
         }
     }
+
+    /**
+     * A double (schemaless JSON) whose decimal digits fit the scale, without text or BigDecimal: with |unscaled| below
+     * 2^53 both the unscaled integer and 10^scale are exact doubles, and decimals of {@code scale} fractional digits
+     * that differ map to different doubles, so {@code unscaled / 10^scale == x} holds for exactly one unscaled value,
+     * the one the JSON text had. False (nothing written) for anything else, which the exact path then decides.
+     */
+    private boolean writeDouble(double x, FixedWidthColumn c) {
+        double scaled = x * POW10[scale];
+        if (!(Math.abs(scaled) < TWO_TO_53)) {
+            return false; // NaN, infinite, or too large for the shortcut
+        }
+        long unscaled = Math.round(scaled);
+        if ((double) unscaled / POW10[scale] != x || (precision < 16 && Math.abs(unscaled) >= LONG_POW10[precision])) {
+            return false;
+        }
+        NumberWriters.put(c, width, unscaled);
+        return true;
+    }
+
+    private static final double TWO_TO_53 = 9007199254740992.0;
+    private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+        1e15};
+    private static final long[] LONG_POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
+        100_000_000L, 1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L, 10_000_000_000_000L,
+        100_000_000_000_000L, 1_000_000_000_000_000L};
 
     private static BigDecimal toBigDecimal(Object v) {
         if (v instanceof BigDecimal) {

@@ -102,6 +102,27 @@ class ScalarWritersTest {
         assertEquals(-125, (int) le(write("Decimal(9, 3)", -0.125d)));
     }
 
+    /** Doubles (schemaless JSON) into Decimal: the same unscaled value as the exact BigDecimal route, or its error. */
+    @Test
+    void doublesIntoDecimalsGiveTheDecimalTheJsonTextHad() {
+        java.util.Random rnd = new java.util.Random(11);
+        for (int i = 0; i < 100_000; i++) {
+            long cents = rnd.nextLong() % 100_000_000_000L; // up to 11 digits: some exceed Decimal(10, 2)
+            double x = cents / 100.0;
+            BigDecimal exact = new BigDecimal(Double.toString(x));
+            if (exact.setScale(2, java.math.RoundingMode.UNNECESSARY).unscaledValue().abs().compareTo(BigInteger.TEN.pow(10)) < 0) {
+                assertEquals(cents, le(write("Decimal(10, 2)", x)), "for " + x);
+            } else {
+                refused("Decimal(10, 2)", x, "more than 10 digits");
+            }
+        }
+        refused("Decimal(10, 2)", 0.005d, "more than 2 digits after the point");
+        refused("Decimal(10, 2)", 1e300d, "more than 10 digits");
+        refused("Decimal(10, 2)", Double.NaN, "NaN");
+        assertEquals(-1, le(write("Decimal(10, 2)", -0.01d)));
+        assertEquals(123456789012L, le(write("Decimal(18, 2)", 1234567890.12d)));
+    }
+
     private static byte[] reverse(byte[] le) {
         byte[] be = new byte[le.length];
         for (int i = 0; i < le.length; i++) {
