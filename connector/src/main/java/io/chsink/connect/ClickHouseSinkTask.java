@@ -21,7 +21,6 @@ import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.BlockInserter;
 import io.chsink.connect.writer.ClientFactory;
-import io.chsink.connect.writer.InsertFailure;
 import io.chsink.connect.writer.InsertPipeline;
 import io.chsink.connect.writer.RetryBudget;
 import io.chsink.connect.writer.RetryPolicy;
@@ -62,17 +61,14 @@ public class ClickHouseSinkTask extends SinkTask {
     private SinkConfig config;
     private Client client;
     private TableRouter router;
-    private TableSchemaLoader schemaLoader;
     private BlockBuffer buffer;
     private BlockRecycler recycler;
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
     /** exactly_once only (docs/exactly-once.md); null for at_least_once. */
     private ExactlyOnceBlocks exactlyOnce;
-    private final Map<TableId, TableMapping> mappings = new HashMap<>();
-    private final Map<TableId, Long> mappingLoadedAt = new HashMap<>();
+    private TableMappings tables;
     private final RewindTracker rewinds = new RewindTracker();
-    private final MissingTables missingTables = new MissingTables(SCHEMA_RECHECK_MS);
     private ConnectException fatal;
     private boolean paused;
     private SinkTaskMetrics stats;
@@ -88,7 +84,6 @@ public class ClickHouseSinkTask extends SinkTask {
         config = new SinkConfig(props);
         client = ClientFactory.create(config);
         router = new TableRouter(config);
-        schemaLoader = new TableSchemaLoader(client);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
         // Spares: about one full block's buffers (a block's buffers are up to 1.5 times its bytes).
         recycler = new BlockRecycler(2 * config.flushMaxBytes());
@@ -109,6 +104,8 @@ public class ClickHouseSinkTask extends SinkTask {
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             reporter = null; // Connect before 2.6
         }
+        tables = new TableMappings(new TableSchemaLoader(client), router, config,
+                config.tolerateErrors() && reporter != null, this::checkDeduplicates, SCHEMA_RECHECK_MS);
         LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery", config.url(),
                 config.user(), config.database(), config.deliveryGuarantee().configValue());
     }
@@ -123,7 +120,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (!records.isEmpty()) {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
-        resolveTables(records, now);
+        tables.resolve(records, now);
         stats.received(records.size());
         ExactlyOnceBlocks.BlockOpener opener = null;
         if (exactlyOnce != null) {
@@ -201,96 +198,26 @@ public class ClickHouseSinkTask extends SinkTask {
         rewinds.requested(to);
     }
 
-    /**
-     * Reads the columns of every table this batch needs before any record is appended: a table that cannot be
-     * read right now fails the batch (Connect redelivers it) without leaving part of it in the blocks.
-     */
-    private void resolveTables(Collection<SinkRecord> records, long now) {
-        String lastTopic = null;
-        for (SinkRecord r : records) {
-            if (r.topic().equals(lastTopic)) {
-                continue;
-            }
-            lastTopic = r.topic();
-            TableId table = router.tableFor(lastTopic);
-            if (!mappings.containsKey(table) && missingTables.due(table, now)) {
-                loadMapping(table, lastTopic, null);
-                mappingLoadedAt.put(table, now);
-            }
-        }
-    }
-
     private TableBlock openBlock(BlockKey key, String topic, long now) {
         TableId table = key.table();
         TableBlock block = buffer.open(key);
         if (block != null) {
             return block;
         }
-        TableMapping mapping = mappings.get(table);
-        Long loadedAt = mappingLoadedAt.get(table);
-        if (mapping == null || now - loadedAt >= SCHEMA_RECHECK_MS) {
-            if (mapping == null && !missingTables.due(table, now)) {
-                return null;
-            }
-            mapping = loadMapping(table, topic, mapping);
-            mappingLoadedAt.put(table, now);
-            if (mapping == null) {
-                return null;
-            }
+        TableMapping mapping = tables.forNewBlock(table, topic, now);
+        if (mapping == null) {
+            return null;
         }
         block = recycler.newBlock(key, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
         buffer.putOpen(block);
         return block;
     }
 
-    private TableMapping loadMapping(TableId table, String topic, TableMapping current) {
-        io.chsink.connect.schema.TableSchema schema;
-        try {
-            schema = schemaLoader.load(table);
-        } catch (RuntimeException e) {
-            if (current != null) {
-                LOG.warn("Could not re-read the columns of {}; keeping the known ones: {}", table, e.getMessage());
-                return current;
-            }
-            InsertFailure f = InsertFailure.classify(e);
-            String message = "Could not read the columns of table " + table + " for topic " + topic + ": " + f.message();
-            if (!f.retriable()) {
-                throw new ConnectException(message, e); // authentication, grants, TLS: a human must act
-            }
-            throw new org.apache.kafka.connect.errors.RetriableException(message, e);
-        }
-        if (schema == null && config.tolerateErrors() && reporter != null) {
-            LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
-            mappings.remove(table);
-            missingTables.missing(table, System.currentTimeMillis());
-            return null;
-        }
-        missingTables.found(table);
-        if (schema == null) {
-            throw new ConnectException("Table " + table.quoted() + " for topic '" + topic
-                    + "' does not exist in ClickHouse (or user '" + config.user() + "' has no grant on it: "
-                    + "GRANT INSERT ON " + table.quoted() + " TO " + TableId.quote(config.user()) + "). Create it, or route the topic elsewhere with "
-                    + SinkConfig.TABLE_NAME_FORMAT + " / " + SinkConfig.TOPIC_TO_TABLE_MAP + ".");
-        }
-        if (current != null && sameColumns(current, schema)) {
-            return current;
-        }
-        if (current == null && exactlyOnce != null) {
-            checkDeduplicates(table);
-        }
-        TableMapping m = new TableMapping(schema, config.rejectUnknownFields());
-        if (!m.unwritableColumns().isEmpty()) {
-            LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
-                    table, m.unwritableColumns().stream().map(c -> c.name() + " " + c.type().text())
-                            .collect(java.util.stream.Collectors.joining(", ")));
-        }
-        mappings.put(table, m);
-        LOG.info("Table {}: {} columns, writing {}", table, schema.columns().size(), m.quotedColumnNames());
-        return m;
-    }
-
     /** exactly_once: a table that keeps no insert tokens would take a replayed block twice. */
     private void checkDeduplicates(TableId table) {
+        if (exactlyOnce == null) {
+            return;
+        }
         String problem;
         try {
             problem = DedupCheck.problem(client, table);
@@ -301,21 +228,6 @@ public class ClickHouseSinkTask extends SinkTask {
         if (problem != null) {
             throw new ConnectException(problem);
         }
-    }
-
-    private static boolean sameColumns(TableMapping m, io.chsink.connect.schema.TableSchema s) {
-        List<io.chsink.connect.schema.TableColumn> a = m.schema().columns();
-        List<io.chsink.connect.schema.TableColumn> b = s.columns();
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (!a.get(i).name().equals(b.get(i).name()) || !a.get(i).type().text().equals(b.get(i).type().text())
-                    || a.get(i).defaultKind() != b.get(i).defaultKind()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void reportBadRecord(SinkRecord r, RecordMappingException e, TableId table) {
@@ -348,7 +260,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 stats.inserted(c.block);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
                 recycler.offer(c.block);
-            } else if (c.failure.tableMismatch() && tableChangedSince(c.block)) {
+            } else if (c.failure.tableMismatch() && tables.changedSince(c.block.table(), c.block.mapping())) {
                 replayWithNewColumns(c.block, c.failure.message());
             } else if (fatal == null) {
                 fatal = new ConnectException("Insert of " + c.block.rows() + " rows into " + c.block.table()
@@ -361,23 +273,13 @@ public class ClickHouseSinkTask extends SinkTask {
         }
     }
 
-    /** Whether the table's columns differ now from those the block was encoded for. */
-    private boolean tableChangedSince(TableBlock block) {
-        try {
-            io.chsink.connect.schema.TableSchema now = schemaLoader.load(block.table());
-            return now != null && !sameColumns(block.mapping(), now);
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
     /**
      * The table changed under a block (a column dropped or retyped): its rows, and those of every later block of
      * the table, are dropped and their partitions rewound, so the records come again and are encoded for the
      * table as it is now.
      */
     private void replayWithNewColumns(TableBlock failed, String reason) {
-        mappings.remove(failed.table());
+        tables.forget(failed.table());
         Map<TopicPartition, Long> to = new HashMap<>();
         List<TableBlock> dropped = new ArrayList<>(buffer.clear(failed.table()));
         dropped.add(failed);

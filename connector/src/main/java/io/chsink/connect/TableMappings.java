@@ -1,0 +1,170 @@
+package io.chsink.connect;
+
+import io.chsink.connect.config.SinkConfig;
+import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.mapping.MissingTables;
+import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.schema.TableColumn;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.schema.TableSchema;
+import io.chsink.connect.schema.TableSchemaLoader;
+import io.chsink.connect.writer.InsertFailure;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task's knowledge of its tables' columns: the mapping each table's blocks are encoded with, read from
+ * {@code system.columns} when a table is first needed and again at most every {@code recheckMs} when a new block
+ * starts (a changed table gets a new mapping), and the tables found missing while bad records are tolerated.
+ */
+final class TableMappings {
+    private static final Logger LOG = LoggerFactory.getLogger(TableMappings.class);
+
+    private final TableSchemaLoader loader;
+    private final TableRouter router;
+    private final SinkConfig config;
+    private final boolean reportMissing;
+    private final Consumer<TableId> firstLoadCheck;
+    private final long recheckMs;
+    private final Map<TableId, TableMapping> mappings = new HashMap<>();
+    private final Map<TableId, Long> loadedAt = new HashMap<>();
+    private final MissingTables missing;
+
+    /**
+     * @param reportMissing whether records for a missing table go to the error reporter (errors.tolerance=all and a
+     *     reporter) instead of failing the task
+     * @param firstLoadCheck runs when a table is first read (exactly_once: the deduplication window check); may throw
+     */
+    TableMappings(TableSchemaLoader loader, TableRouter router, SinkConfig config, boolean reportMissing,
+            Consumer<TableId> firstLoadCheck, long recheckMs) {
+        this.loader = loader;
+        this.router = router;
+        this.config = config;
+        this.reportMissing = reportMissing;
+        this.firstLoadCheck = firstLoadCheck;
+        this.recheckMs = recheckMs;
+        this.missing = new MissingTables(recheckMs);
+    }
+
+    /**
+     * Reads the columns of every table this batch needs before any record is appended: a table that cannot be
+     * read right now fails the batch (Connect redelivers it) without leaving part of it in the blocks.
+     */
+    void resolve(Collection<SinkRecord> records, long now) {
+        String lastTopic = null;
+        for (SinkRecord r : records) {
+            if (r.topic().equals(lastTopic)) {
+                continue;
+            }
+            lastTopic = r.topic();
+            TableId table = router.tableFor(lastTopic);
+            if (!mappings.containsKey(table) && missing.due(table, now)) {
+                load(table, lastTopic, null);
+                loadedAt.put(table, now);
+            }
+        }
+    }
+
+    /**
+     * The mapping a new block of the table is encoded with (its columns re-read when the last read is older than
+     * {@code recheckMs}); null when the table is missing and its records go to the error reporter.
+     */
+    TableMapping forNewBlock(TableId table, String topic, long now) {
+        TableMapping mapping = mappings.get(table);
+        if (mapping != null && now - loadedAt.get(table) < recheckMs) {
+            return mapping;
+        }
+        if (mapping == null && !missing.due(table, now)) {
+            return null;
+        }
+        mapping = load(table, topic, mapping);
+        loadedAt.put(table, now);
+        return mapping;
+    }
+
+    /** Forgets the table's mapping: its next block reads its columns again. */
+    void forget(TableId table) {
+        mappings.remove(table);
+    }
+
+    /** Whether the table's columns differ now from those of {@code mapping} (false when they cannot be read). */
+    boolean changedSince(TableId table, TableMapping mapping) {
+        try {
+            TableSchema now = loader.load(table);
+            return now != null && !sameColumns(mapping, now);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private TableMapping load(TableId table, String topic, TableMapping current) {
+        TableSchema schema;
+        try {
+            schema = loader.load(table);
+        } catch (RuntimeException e) {
+            if (current != null) {
+                LOG.warn("Could not re-read the columns of {}; keeping the known ones: {}", table, e.getMessage());
+                return current;
+            }
+            InsertFailure f = InsertFailure.classify(e);
+            String message = "Could not read the columns of table " + table + " for topic " + topic + ": " + f.message();
+            if (!f.retriable()) {
+                throw new ConnectException(message, e); // authentication, grants, TLS: a human must act
+            }
+            throw new RetriableException(message, e);
+        }
+        if (schema == null && reportMissing) {
+            LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
+            mappings.remove(table);
+            missing.missing(table, System.currentTimeMillis());
+            return null;
+        }
+        missing.found(table);
+        if (schema == null) {
+            throw new ConnectException("Table " + table.quoted() + " for topic '" + topic
+                    + "' does not exist in ClickHouse (or user '" + config.user() + "' has no grant on it: "
+                    + "GRANT INSERT ON " + table.quoted() + " TO " + TableId.quote(config.user()) + "). Create it, "
+                    + "or route the topic elsewhere with " + SinkConfig.TABLE_NAME_FORMAT + " / "
+                    + SinkConfig.TOPIC_TO_TABLE_MAP + ".");
+        }
+        if (current != null && sameColumns(current, schema)) {
+            return current;
+        }
+        if (current == null) {
+            firstLoadCheck.accept(table);
+        }
+        TableMapping m = new TableMapping(schema, config.rejectUnknownFields());
+        if (!m.unwritableColumns().isEmpty()) {
+            LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
+                    table, m.unwritableColumns().stream().map(c -> c.name() + " " + c.type().text())
+                            .collect(Collectors.joining(", ")));
+        }
+        mappings.put(table, m);
+        LOG.info("Table {}: {} columns, writing {}", table, schema.columns().size(), m.quotedColumnNames());
+        return m;
+    }
+
+    private static boolean sameColumns(TableMapping m, TableSchema s) {
+        List<TableColumn> a = m.schema().columns();
+        List<TableColumn> b = s.columns();
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).name().equals(b.get(i).name()) || !a.get(i).type().text().equals(b.get(i).type().text())
+                    || a.get(i).defaultKind() != b.get(i).defaultKind()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
