@@ -50,6 +50,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private static final long SCHEMA_RECHECK_MS = 30_000;
     /** How long a paused task waits between looks at its in-flight inserts. */
     private static final long PAUSED_POLL_MS = 50;
+    /** A poll that brought nothing for this long means the partitions went quiet: large open blocks go at once. */
+    private static final long IDLE_MS = 100;
     private static final long INSERT_TIMEOUT_MS = 300_000;
     /** How long a revocation waits for in-flight inserts before handing the partitions over anyway. */
     private static final long CLOSE_WAIT_MS = 30_000;
@@ -71,6 +73,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private final RewindTracker rewinds = new RewindTracker();
     private ConnectException fatal;
     private boolean paused;
+    /** When put() last received records. */
+    private long lastRecordsMs;
     private SinkTaskMetrics stats;
     private RetryBudget retryBudget;
 
@@ -174,6 +178,11 @@ public class ClickHouseSinkTask extends SinkTask {
             } else {
                 open = block;
             }
+        }
+        if (!records.isEmpty()) {
+            lastRecordsMs = now;
+        } else if (now - lastRecordsMs >= IDLE_MS) {
+            buffer.sealLarge(); // the end of a burst: no reason to wait for flush.interval.ms
         }
         buffer.sealDue(now, t -> !pipeline.busy(t) && !buffer.hasSealed(t));
         // Sealing and submitting move blocks between buffer and pipeline: the bytes held stay the same.
@@ -308,6 +317,9 @@ public class ClickHouseSinkTask extends SinkTask {
         if (paused || buffer.hasSealed() || !pipeline.isEmpty()) {
             // Due blocks left open wait for their table's insert: look again soon, not at once.
             wait = wait <= 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
+        } else if (buffer.hasLargeOpen()) {
+            // Poll no longer than IDLE_MS: an empty poll then tells that the partitions went quiet.
+            wait = Math.min(wait, IDLE_MS);
         }
         if (wait >= 0) {
             context.timeout(Math.max(1, wait));

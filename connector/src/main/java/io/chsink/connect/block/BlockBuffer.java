@@ -90,6 +90,33 @@ public final class BlockBuffer {
         }
     }
 
+    /**
+     * Seals the open blocks that hold at least a tenth of {@code flush.max.rows} or {@code flush.max.bytes} (blocks
+     * being rebuilt aside). For when the task's partitions went quiet: the end of a burst lands without waiting for
+     * {@code flush.interval.ms}, while a trickle still collects into one block per interval.
+     */
+    public void sealLarge() {
+        for (BlockKey k : new ArrayList<>(open.keySet())) {
+            if (isLarge(open.get(k))) {
+                seal(k);
+            }
+        }
+    }
+
+    /** Whether some open block would be sealed by {@link #sealLarge()}. */
+    public boolean hasLargeOpen() {
+        for (TableBlock b : open.values()) {
+            if (isLarge(b)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean isLarge(TableBlock b) {
+        return !b.isReplay() && (b.rows() >= Math.max(1, maxRows / 10) || b.sizeInBytes() >= maxBytes / 10);
+    }
+
     /** Milliseconds until the next open block falls due, or -1 when nothing is open. */
     public long millisUntilDue(long nowMs) {
         long next = -1;

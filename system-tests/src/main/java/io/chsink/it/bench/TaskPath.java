@@ -71,10 +71,8 @@ final class TaskPath {
             long heapBefore = heapUsed();
             resetHeapPeaks();
             Map<TopicPartition, OffsetAndMetadata> consumed = new HashMap<>();
-            long putBytes = 0;
-            long putCpu = 0;
+            PutMeter meter = new PutMeter(threads);
             long insertCpuBefore = insertThreadCpu(threads);
-            int puts = 0;
             int next = 0;
             ProcessCpu.Sample[] cpu0 = new ProcessCpu.Sample[meters.length];
             for (int i = 0; i < meters.length; i++) {
@@ -95,12 +93,7 @@ final class TaskPath {
                     sleepMillis(Math.max(1, Math.min(context.takeTimeout(), 100)));
                     delivered = List.of();
                 }
-                long before = threads.getCurrentThreadAllocatedBytes();
-                long cpuBefore = threads.getCurrentThreadCpuTime();
-                task.put(delivered);
-                putCpu += threads.getCurrentThreadCpuTime() - cpuBefore;
-                putBytes += threads.getCurrentThreadAllocatedBytes() - before;
-                puts++;
+                meter.put(task, delivered);
                 consumed.putAll(deliveredOffsets);
                 if (context.rewound) {
                     throw new IllegalStateException("the task rewound partitions (context.offset) during the benchmark");
@@ -122,8 +115,8 @@ final class TaskPath {
                 cpu[i] = meters[i].sample().minus(cpu0[i]);
             }
             long insertBytes = insertThreadBytes(threads);
-            return new Result(records.size(), nanos, puts, putBytes, insertBytes, heapPeak(), heapBefore, context.pauses,
-                    putCpu, insertThreadCpu(threads) - insertCpuBefore, cpu, threadCpu);
+            return new Result(records.size(), nanos, meter.puts, meter.bytes, insertBytes, heapPeak(), heapBefore,
+                    context.pauses, meter.cpuNanos, insertThreadCpu(threads) - insertCpuBefore, cpu, threadCpu);
         } finally {
             task.close(new ArrayList<>(end.keySet()));
             task.stop();
@@ -192,6 +185,30 @@ final class TaskPath {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Calls put() and counts its CPU time and the bytes it allocated on this thread. A method of its own, so that the
+     * JIT compiles it once in the warm-up rather than the timed loop being recompiled on the stack.
+     */
+    private static final class PutMeter {
+        private final com.sun.management.ThreadMXBean threads;
+        long cpuNanos;
+        long bytes;
+        int puts;
+
+        PutMeter(com.sun.management.ThreadMXBean threads) {
+            this.threads = threads;
+        }
+
+        void put(SinkTask task, List<SinkRecord> records) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            long cpuBefore = threads.getCurrentThreadCpuTime();
+            task.put(records);
+            cpuNanos += threads.getCurrentThreadCpuTime() - cpuBefore;
+            bytes += threads.getCurrentThreadAllocatedBytes() - before;
+            puts++;
         }
     }
 
