@@ -89,7 +89,7 @@ public class ClickHouseSinkTask extends SinkTask {
         client = ClientFactory.create(config);
         router = new TableRouter(config);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
-        // Spares: about one full block's buffers (a block's buffers are up to 1.5 times its bytes).
+        // Spares: about two full blocks' buffers (a block's buffers are its bytes plus a chunk per stream).
         recycler = new BlockRecycler(2 * config.flushMaxBytes());
         String name = props.getOrDefault("name", "task");
         stats = new SinkTaskMetrics(props.getOrDefault("name", "unnamed"), SinkTaskMetrics.taskFromContext());

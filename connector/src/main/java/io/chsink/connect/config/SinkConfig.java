@@ -100,9 +100,10 @@ public final class SinkConfig extends AbstractConfig {
             .define(BUFFER_MAX_BYTES, Type.LONG, 96L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
                     "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks. When "
                             + "reached, the task pauses consumption until inserts complete, so it exceeds the bound "
-                            + "by at most one poll's records (the heap behind these bytes is up to about 1.5 times "
-                            + "as much, as buffers grow by half). Besides, the buffers of each table's last inserted "
-                            + "block are kept for its next block, at most 2 x " + FLUSH_MAX_BYTES + " per task.",
+                            + "by at most one poll's records (the heap behind these bytes is as much plus at most "
+                            + "one 1 MiB chunk per column stream of each block, as buffers grow by chunks). Besides, "
+                            + "the buffers of each table's last inserted block are kept for its next block, at most "
+                            + "2 x " + FLUSH_MAX_BYTES + " per task.",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue(),

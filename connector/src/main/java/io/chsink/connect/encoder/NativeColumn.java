@@ -29,7 +29,7 @@ public abstract class NativeColumn {
 
     /**
      * Bytes written to this column so far (what flush.max.bytes and buffer.max.bytes count). The buffers behind
-     * them grow by half when full, so the heap they take is at most about 1.5 times this plus a small start.
+     * them grow by chunks ({@link ByteSink}), so the heap they take is this plus at most one chunk per stream.
      */
     public abstract long sizeInBytes();
 
