@@ -1,0 +1,168 @@
+package io.chsink.connect.convert;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.chsink.connect.Version;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.connect.components.Versioned;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.json.JsonConverterConfig;
+import org.apache.kafka.connect.storage.Converter;
+import org.apache.kafka.connect.storage.ConverterConfig;
+import org.apache.kafka.connect.storage.ConverterType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A drop-in replacement for Kafka's JsonConverter when reading: the same configuration, the same SchemaAndValue for
+ * every input, faster. Each record is read in one streaming pass; with schemas.enable=true the envelope's "schema"
+ * is looked up by its raw bytes ({@link SchemaBytesCache}) instead of being parsed, hashed and compared as a tree,
+ * and the payload is read straight into Connect values ({@link SchemaValueReader}); without schemas the JSON is read
+ * straight into maps, lists and values ({@link SchemalessValueReader}). Anything the fast path does not reproduce
+ * exactly (an unusual token, "payload" before "schema", a null schema, repeated keys, trailing content, malformed
+ * JSON, ...) hands the whole record to an inner JsonConverter, so results and errors there are JsonConverter's own.
+ * Writing (fromConnectData) is the inner JsonConverter's.
+ */
+public final class JsonEnvelopeConverter implements Converter, Versioned {
+    private static final Logger log = LoggerFactory.getLogger(JsonEnvelopeConverter.class);
+    private static final String SCHEMA = "schema";
+    private static final String PAYLOAD = "payload";
+
+    private final JsonConverter inner = new JsonConverter();
+    private final KafkaJson json = new KafkaJson();
+    private final AtomicLong fallbacks = new AtomicLong();
+    private final Set<String> loggedTopics = ConcurrentHashMap.newKeySet();
+    private boolean schemasEnabled;
+    private SchemaValueReader reader;
+    private SchemaBytesCache schemas;
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        inner.configure(configs, isKey);
+        Map<String, Object> conf = new HashMap<>(configs);
+        conf.put(ConverterConfig.TYPE_CONFIG, (isKey ? ConverterType.KEY : ConverterType.VALUE).getName());
+        JsonConverterConfig config = new JsonConverterConfig(conf);
+        schemasEnabled = config.schemasEnabled();
+        reader = new SchemaValueReader(config.replaceNullWithDefault());
+        schemas = new SchemaBytesCache(config.schemaCacheSize());
+    }
+
+    @Override
+    public SchemaAndValue toConnectData(String topic, byte[] value) {
+        if (value == null) {
+            return inner.toConnectData(topic, null);
+        }
+        try {
+            return schemasEnabled ? readEnvelope(topic, value) : readPlain(value);
+        } catch (IOException | RuntimeException e) {
+            return fallBack(topic, value, e);
+        }
+    }
+
+    @Override
+    public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
+        return toConnectData(topic, value);
+    }
+
+    @Override
+    public byte[] fromConnectData(String topic, Schema schema, Object value) {
+        return inner.fromConnectData(topic, schema, value);
+    }
+
+    @Override
+    public byte[] fromConnectData(String topic, Headers headers, Schema schema, Object value) {
+        return inner.fromConnectData(topic, headers, schema, value);
+    }
+
+    @Override
+    public ConfigDef config() {
+        return inner.config();
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    /** Records converted by the inner JsonConverter because the fast path did not take them (errors included). */
+    public long fallbacks() {
+        return fallbacks.get();
+    }
+
+    /** Schemas cached by their bytes. */
+    public int cachedSchemas() {
+        return schemas.size();
+    }
+
+    private SchemaAndValue readEnvelope(String topic, byte[] value) throws IOException {
+        try (JsonParser p = json.parser(value)) {
+            if (p.nextToken() != JsonToken.START_OBJECT || !SCHEMA.equals(p.nextFieldName())
+                    || p.nextToken() != JsonToken.START_OBJECT) {
+                throw FastPathMiss.INSTANCE;
+            }
+            int from = (int) p.getTokenLocation().getByteOffset();
+            p.skipChildren();
+            int to = (int) p.getCurrentLocation().getByteOffset();
+            Schema schema = schema(topic, value, from, to);
+            if (!PAYLOAD.equals(p.nextFieldName())) {
+                throw FastPathMiss.INSTANCE;
+            }
+            p.nextToken();
+            Object payload = reader.read(p, schema);
+            if (p.nextToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+                throw FastPathMiss.INSTANCE;
+            }
+            return new SchemaAndValue(schema, payload);
+        }
+    }
+
+    private SchemaAndValue readPlain(byte[] value) throws IOException {
+        try (JsonParser p = json.parser(value)) {
+            p.nextToken();
+            Object payload = SchemalessValueReader.read(p);
+            if (p.nextToken() != null) {
+                throw FastPathMiss.INSTANCE;
+            }
+            return new SchemaAndValue(null, payload);
+        }
+    }
+
+    private Schema schema(String topic, byte[] value, int from, int to) throws IOException {
+        if (from < 0 || to > value.length || from >= to || value[from] != '{' || value[to - 1] != '}') {
+            throw FastPathMiss.INSTANCE;
+        }
+        Schema cached = schemas.get(topic, value, from, to);
+        if (cached != null) {
+            return cached;
+        }
+        Schema made = inner.asConnectSchema(json.tree(value, from, to));
+        if (made == null) {
+            throw FastPathMiss.INSTANCE;
+        }
+        return schemas.put(topic, value, from, to, made);
+    }
+
+    private SchemaAndValue fallBack(String topic, byte[] value, Exception why) {
+        fallbacks.incrementAndGet();
+        if (log.isDebugEnabled() && loggedTopics.add(String.valueOf(topic))) {
+            log.debug("JsonEnvelopeConverter: a record of topic {} is converted by JsonConverter ({}); further ones on "
+                    + "this topic are not logged", topic, why == FastPathMiss.INSTANCE ? "a shape the fast path does "
+                    + "not read" : why.toString());
+        }
+        return inner.toConnectData(topic, value);
+    }
+}
