@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.chsink.connect.Version;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -36,6 +38,9 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     private static final Logger log = LoggerFactory.getLogger(JsonEnvelopeConverter.class);
     private static final String SCHEMA = "schema";
     private static final String PAYLOAD = "payload";
+    /** How an envelope written without whitespace starts, and what follows its schema. */
+    private static final byte[] HEAD = "{\"schema\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MIDDLE = ",\"payload\":".getBytes(StandardCharsets.US_ASCII);
 
     private final JsonConverter inner = new JsonConverter();
     private final KafkaJson json = new KafkaJson();
@@ -109,6 +114,42 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     }
 
     private SchemaAndValue readEnvelope(String topic, byte[] value) throws IOException {
+        SchemaAndValue same = readWithLastSchema(topic, value);
+        return same != null ? same : readWholeEnvelope(topic, value);
+    }
+
+    /**
+     * The common case: {"schema":S,"payload":P} without whitespace, S byte for byte the schema last seen on this topic.
+     * S is then not parsed at all (those bytes were a complete, valid JSON object before); only P is, as the one
+     * value between the two literals and the closing brace. Null if the record does not have that shape.
+     */
+    private SchemaAndValue readWithLastSchema(String topic, byte[] value) throws IOException {
+        SchemaBytesCache.Cached last = schemas.last(topic);
+        if (last == null || !startsWith(value, 0, HEAD)) {
+            return null;
+        }
+        int from = HEAD.length;
+        int to = from + last.bytes.length;
+        int payloadFrom = to + MIDDLE.length;
+        int end = value.length - 1;
+        if (payloadFrom >= end || value[end] != '}' || !last.matches(value, from, to) || !startsWith(value, to, MIDDLE)) {
+            return null;
+        }
+        try (JsonParser p = json.nestedParser(value, payloadFrom, end)) {
+            p.nextToken();
+            Object payload = reader.read(p, last.schema);
+            if (p.nextToken() != null) {
+                throw FastPathMiss.INSTANCE;
+            }
+            return new SchemaAndValue(last.schema, payload);
+        }
+    }
+
+    private static boolean startsWith(byte[] value, int at, byte[] literal) {
+        return value.length - at >= literal.length && Arrays.equals(value, at, at + literal.length, literal, 0, literal.length);
+    }
+
+    private SchemaAndValue readWholeEnvelope(String topic, byte[] value) throws IOException {
         try (JsonParser p = json.parser(value)) {
             if (p.nextToken() != JsonToken.START_OBJECT || !SCHEMA.equals(p.nextFieldName())
                     || p.nextToken() != JsonToken.START_OBJECT) {

@@ -2,6 +2,7 @@ package io.chsink.connect.convert;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,10 +18,22 @@ import java.io.IOException;
  */
 final class KafkaJson {
     private final JsonFactory factory;
+    private final JsonFactory nestedFactory;
     private final ObjectMapper mapper;
 
     KafkaJson() {
         factory = JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS).build();
+        StreamReadConstraints limits = factory.streamReadConstraints();
+        nestedFactory = JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(limits.getMaxNestingDepth() - 1)
+                        .maxNumberLength(limits.getMaxNumberLength())
+                        .maxStringLength(limits.getMaxStringLength())
+                        .maxNameLength(limits.getMaxNameLength())
+                        .maxDocumentLength(limits.getMaxDocumentLength())
+                        .maxTokenCount(limits.getMaxTokenCount())
+                        .build())
+                .build();
         mapper = new ObjectMapper(factory);
         mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
         mapper.setNodeFactory(new JsonNodeFactory(true));
@@ -28,6 +41,14 @@ final class KafkaJson {
 
     JsonParser parser(byte[] bytes) throws IOException {
         return factory.createParser(bytes);
+    }
+
+    /**
+     * A parser of the JSON value in bytes[from, to) that sits one level deep in its document (an envelope's payload):
+     * its nesting limit is one less, so it fails exactly where parsing the whole document would.
+     */
+    JsonParser nestedParser(byte[] bytes, int from, int to) throws IOException {
+        return nestedFactory.createParser(bytes, from, to - from);
     }
 
     /** The JSON value in bytes[from, to) as a tree, as JsonConverter's deserializer would build it. */

@@ -14,7 +14,7 @@ import org.apache.kafka.connect.data.Schema;
  */
 final class SchemaBytesCache {
     /** One cached schema: a copy of its bytes, their hash, and the schema JsonConverter made of them. */
-    private static final class Cached {
+    static final class Cached {
         final byte[] bytes;
         final int hash;
         final Schema schema;
@@ -51,6 +51,11 @@ final class SchemaBytesCache {
                 return true;
             }
         };
+    }
+
+    /** The schema last seen on this topic (with its bytes), or null. */
+    synchronized Cached last(String topic) {
+        return lastByTopic.get(topic);
     }
 
     /** The cached schema for src[from, to) on this topic, or null. */

@@ -64,6 +64,12 @@ class JsonEnvelopeConverterBadInputTest {
         for (boolean replace : new boolean[] {true, false}) {
             ConverterPair pair = ConverterPair.of(true, replace, "BASE64");
             List<String> fast = new java.util.ArrayList<>();
+            // Both schemas cached for the topic first, so that the bad envelopes around them meet the shortcut that
+            // skips a schema identical to the topic's last one.
+            pair.fast.toConnectData("t", ("{\"schema\":" + INT32 + ",\"payload\":1}").getBytes(StandardCharsets.UTF_8));
+            pair.fast.toConnectData("t", ("{\"schema\":" + STRUCT + ",\"payload\":{\"a\":1}}").getBytes(StandardCharsets.UTF_8));
+            long warm = pair.fast.fallbacks();
+            assertEquals(0, warm);
             for (String json : ENVELOPES) {
                 long before = pair.fast.fallbacks();
                 pair.assertSameResult(json);
@@ -76,6 +82,23 @@ class JsonEnvelopeConverterBadInputTest {
             assertEquals(List.of("{\"schema\":" + INT32 + ",\"payload\":05}",
                     "{\"schema\":{\"type\":\"int32\",\"default\":\"x\"},\"payload\":5}",
                     "\ufeff{\"schema\":" + INT32 + ",\"payload\":5}"), fast);
+        }
+    }
+
+    @Test
+    void nestingLimitIsJsonConverters() {
+        ConverterPair pair = ConverterPair.of(true, true, "BASE64");
+        for (int depth = 990; depth <= 1002; depth++) {
+            String deep = "[".repeat(depth) + "]".repeat(depth);
+            pair.assertSameResult("{\"schema\":" + STRUCT + ",\"payload\":{\"a\":1,\"z\":" + deep + "}}");
+        }
+        assertThrows(DataException.class, () -> pair.reference.toConnectData("t", ("{\"schema\":" + STRUCT
+                + ",\"payload\":{\"a\":1,\"z\":" + "[".repeat(1002) + "]".repeat(1002) + "}}").getBytes(StandardCharsets.UTF_8)),
+                "the limit lies inside the range tested");
+        assertEquals(4, pair.fast.fallbacks(), "up to 998 levels read on the fast path; 999 to 1002 are JsonConverter's errors");
+        ConverterPair plain = ConverterPair.of(false, true, "BASE64");
+        for (int depth = 990; depth <= 1002; depth++) {
+            plain.assertSameResult("{\"a\":" + "[".repeat(depth) + "]".repeat(depth) + "}");
         }
     }
 
