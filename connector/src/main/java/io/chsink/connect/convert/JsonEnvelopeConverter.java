@@ -43,7 +43,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     private static final byte[] MIDDLE = ",\"payload\":".getBytes(StandardCharsets.US_ASCII);
 
     private final JsonConverter inner = new JsonConverter();
-    private final KafkaJson json = new KafkaJson();
+    private KafkaJson json;
     private final AtomicLong records = new AtomicLong();
     private final AtomicLong fallbacks = new AtomicLong();
     private final Set<String> loggedTopics = ConcurrentHashMap.newKeySet();
@@ -58,8 +58,16 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         conf.put(ConverterConfig.TYPE_CONFIG, (isKey ? ConverterType.KEY : ConverterType.VALUE).getName());
         JsonConverterConfig config = new JsonConverterConfig(conf);
         schemasEnabled = config.schemasEnabled();
-        reader = new SchemaValueReader(config.replaceNullWithDefault());
         schemas = new SchemaBytesCache(config.schemaCacheSize());
+        try {
+            reader = new SchemaValueReader(config.replaceNullWithDefault());
+            json = new KafkaJson();
+        } catch (LinkageError older) {
+            // A worker whose connect-json or Jackson predates what the fast path calls (Kafka 4.1, Jackson 2.15+).
+            json = null;
+            log.warn("JsonEnvelopeConverter: this worker's connect-json or Jackson is older than the fast path needs "
+                    + "({}); every record is read by JsonConverter", older.toString());
+        }
     }
 
     @Override
@@ -68,6 +76,9 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
             return inner.toConnectData(topic, null);
         }
         records.lazySet(records.get() + 1); // one converter per task: only its thread counts
+        if (json == null) {
+            return fallBack(topic, value, FastPathMiss.INSTANCE);
+        }
         try {
             return schemasEnabled ? readEnvelope(topic, value) : readPlain(value);
         } catch (IOException | RuntimeException e) {
@@ -98,7 +109,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     /** Logs what this converter read (Connect closes a task's converters when the task stops). */
     @Override
     public void close() {
-        if (reader != null) {
+        if (schemas != null) {
             log.info("JsonEnvelopeConverter read {} records, {} of them by JsonConverter, {} schemas cached",
                     records.get(), fallbacks.get(), schemas.size());
         }

@@ -25,14 +25,7 @@ final class KafkaJson {
         factory = JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS).build();
         StreamReadConstraints limits = factory.streamReadConstraints();
         nestedFactory = JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(limits.getMaxNestingDepth() - 1)
-                        .maxNumberLength(limits.getMaxNumberLength())
-                        .maxStringLength(limits.getMaxStringLength())
-                        .maxNameLength(limits.getMaxNameLength())
-                        .maxDocumentLength(limits.getMaxDocumentLength())
-                        .maxTokenCount(limits.getMaxTokenCount())
-                        .build())
+                .streamReadConstraints(limits.rebuild().maxNestingDepth(limits.getMaxNestingDepth() - 1).build())
                 .build();
         mapper = new ObjectMapper(factory);
         mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
