@@ -1,6 +1,7 @@
 package io.chsink.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.chsink.it.events.CheckLine;
 import io.chsink.it.events.DirectLoader;
@@ -8,17 +9,24 @@ import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.EventProducer;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * The demo's job at a smaller N: events through Kafka, a Connect worker loading the plugin from the unpacked
  * archive, into ClickHouse; exactly N rows, all distinct, and the same check line as the same dataset inserted
- * directly with client-v2.
+ * directly with client-v2. Also with the connector's JsonEnvelopeConverter as the value converter
+ * (config/clickhouse-sink-fast-json.json), loaded by the worker from the plugin archive.
  */
 class EventsEndToEndTest {
     private final SinkHarness h = new SinkHarness();
 
     private void run(boolean withSchema, long rows, long seed) throws Exception {
+        run("clickhouse-sink.json", withSchema, rows, seed);
+    }
+
+    private void run(String config, boolean withSchema, long rows, long seed) throws Exception {
         String topic = SinkHarness.unique("events");
         String connector = SinkHarness.unique("sink");
         String direct = topic + "_direct";
@@ -30,7 +38,7 @@ class EventsEndToEndTest {
         Map<String, String> o = SinkHarness.overrides(topic, 2);
         o.put("value.converter.schemas.enable", Boolean.toString(withSchema));
         try {
-            h.createConnector(connector, "clickhouse-sink.json", o);
+            h.createConnector(connector, config, o);
             h.awaitRows(topic, rows, connector);
             Thread.sleep(2000); // anything beyond N (a duplicate) would show up by now
             try (com.clickhouse.client.api.Client client = h.stack.clickhouse().newClient()) {
@@ -48,6 +56,34 @@ class EventsEndToEndTest {
         } finally {
             h.deleteQuietly(connector);
         }
+        if (config.equals("clickhouse-sink-fast-json.json")) {
+            assertConverterReadAllWithoutFallback(connector, rows);
+        }
+    }
+
+    /**
+     * The worker's tasks used JsonEnvelopeConverter and its fast path: each task's converter logs, when the task
+     * stops, how many records it read and how many went to JsonConverter instead.
+     */
+    private void assertConverterReadAllWithoutFallback(String connector, long rows) throws Exception {
+        Pattern line = Pattern.compile("\\[" + Pattern.quote(connector) + "\\|task-(\\d+)\\] JsonEnvelopeConverter read "
+                + "(\\d+) records, (\\d+) of them by JsonConverter");
+        Map<String, long[]> byTask = new java.util.HashMap<>();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (byTask.size() < 2 && System.nanoTime() < deadline) {
+            byTask.clear();
+            for (String l : java.nio.file.Files.readAllLines(h.stack.connect().logFile())) {
+                Matcher m = line.matcher(l);
+                if (m.find()) {
+                    byTask.put(m.group(1), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
+                }
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(2, byTask.size(), "both tasks' converters logged their counts: " + byTask.keySet());
+        long read = byTask.values().stream().mapToLong(c -> c[0]).sum();
+        assertTrue(read >= rows, "the converters read every record: " + read);
+        assertEquals(0, byTask.values().stream().mapToLong(c -> c[1]).sum(), "no record needed JsonConverter");
     }
 
     @Test
@@ -58,5 +94,15 @@ class EventsEndToEndTest {
     @Test
     void schemalessJsonLandsExactlyTheDirectlyLoadedDataset() throws Exception {
         run(false, 100_000, 11);
+    }
+
+    @Test
+    void fastJsonConverterWithSchemasLandsExactlyTheDirectlyLoadedDataset() throws Exception {
+        run("clickhouse-sink-fast-json.json", true, 150_000, 13);
+    }
+
+    @Test
+    void fastJsonConverterWithoutSchemasLandsExactlyTheDirectlyLoadedDataset() throws Exception {
+        run("clickhouse-sink-fast-json.json", false, 100_000, 17);
     }
 }

@@ -59,13 +59,16 @@ class PackagingTest {
         List<String> lib = names(dir.resolve("lib"));
         assertTrue(lib.stream().anyMatch(n -> n.startsWith("chsink-connector-")), lib.toString());
         assertTrue(lib.stream().anyMatch(n -> n.startsWith("client-v2-")), lib.toString());
-        for (String provided : new String[] {"connect-api", "kafka-clients", "slf4j-api", "connect-json"}) {
+        for (String provided : new String[] {"connect-api", "kafka-clients", "slf4j-api", "connect-json",
+            "jackson-"}) {
             assertFalse(lib.stream().anyMatch(n -> n.startsWith(provided)), provided + " must not be bundled: " + lib);
         }
         Path jar = dir.resolve("lib").resolve(lib.stream().filter(n -> n.startsWith("chsink-connector-")).findFirst().get());
         try (JarFile j = new JarFile(jar.toFile())) {
             assertEquals("io.chsink.connect.ClickHouseSinkConnector", new String(j.getInputStream(
                     j.getEntry("META-INF/services/org.apache.kafka.connect.sink.SinkConnector")).readAllBytes()).trim());
+            assertEquals("io.chsink.connect.convert.JsonEnvelopeConverter", new String(j.getInputStream(
+                    j.getEntry("META-INF/services/org.apache.kafka.connect.storage.Converter")).readAllBytes()).trim());
             assertEquals(55, j.getJarEntry("io/chsink/connect/ClickHouseSinkTask.class") == null ? -1
                     : classMajorVersion(j), "the connector is compiled for Java 11 (class file version 55)");
         }

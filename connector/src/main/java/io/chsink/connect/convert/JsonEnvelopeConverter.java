@@ -1,0 +1,232 @@
+package io.chsink.connect.convert;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.chsink.connect.Version;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.connect.components.Versioned;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.json.JsonConverterConfig;
+import org.apache.kafka.connect.storage.Converter;
+import org.apache.kafka.connect.storage.ConverterConfig;
+import org.apache.kafka.connect.storage.ConverterType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A drop-in replacement for Kafka's JsonConverter when reading: the same configuration, the same SchemaAndValue for
+ * every input, faster. Each record is read in one streaming pass; with schemas.enable=true the envelope's "schema"
+ * is looked up by its raw bytes ({@link SchemaBytesCache}) instead of being parsed, hashed and compared as a tree,
+ * and the payload is read straight into Connect values ({@link SchemaValueReader}); without schemas the JSON is read
+ * straight into maps, lists and values ({@link SchemalessValueReader}). Anything the fast path does not reproduce
+ * exactly (an unusual token, "payload" before "schema", a null schema, repeated keys, trailing content, malformed
+ * JSON, ...) hands the whole record to an inner JsonConverter, so results and errors there are JsonConverter's own.
+ * Writing (fromConnectData) is the inner JsonConverter's.
+ */
+public final class JsonEnvelopeConverter implements Converter, Versioned {
+    private static final Logger log = LoggerFactory.getLogger(JsonEnvelopeConverter.class);
+    private static final String SCHEMA = "schema";
+    private static final String PAYLOAD = "payload";
+    /** How an envelope written without whitespace starts, and what follows its schema. */
+    private static final byte[] HEAD = "{\"schema\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MIDDLE = ",\"payload\":".getBytes(StandardCharsets.US_ASCII);
+
+    private final JsonConverter inner = new JsonConverter();
+    private KafkaJson json;
+    private final AtomicLong records = new AtomicLong();
+    private final AtomicLong fallbacks = new AtomicLong();
+    private final Set<String> loggedTopics = ConcurrentHashMap.newKeySet();
+    private boolean schemasEnabled;
+    private SchemaValueReader reader;
+    private SchemaBytesCache schemas;
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        inner.configure(configs, isKey);
+        Map<String, Object> conf = new HashMap<>(configs);
+        conf.put(ConverterConfig.TYPE_CONFIG, (isKey ? ConverterType.KEY : ConverterType.VALUE).getName());
+        JsonConverterConfig config = new JsonConverterConfig(conf);
+        schemasEnabled = config.schemasEnabled();
+        schemas = new SchemaBytesCache(config.schemaCacheSize());
+        try {
+            reader = new SchemaValueReader(config.replaceNullWithDefault());
+            json = new KafkaJson();
+        } catch (LinkageError older) {
+            // A worker whose connect-json or Jackson predates what the fast path calls (Kafka 4.1, Jackson 2.15+).
+            json = null;
+            log.warn("JsonEnvelopeConverter: this worker's connect-json or Jackson is older than the fast path needs "
+                    + "({}); every record is read by JsonConverter", older.toString());
+        }
+    }
+
+    @Override
+    public SchemaAndValue toConnectData(String topic, byte[] value) {
+        if (value == null) {
+            return inner.toConnectData(topic, null);
+        }
+        records.lazySet(records.get() + 1); // one converter per task: only its thread counts
+        if (json == null) {
+            return fallBack(topic, value, FastPathMiss.INSTANCE);
+        }
+        try {
+            return schemasEnabled ? readEnvelope(topic, value) : readPlain(value);
+        } catch (IOException | RuntimeException e) {
+            return fallBack(topic, value, e);
+        }
+    }
+
+    @Override
+    public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
+        return toConnectData(topic, value);
+    }
+
+    @Override
+    public byte[] fromConnectData(String topic, Schema schema, Object value) {
+        return inner.fromConnectData(topic, schema, value);
+    }
+
+    @Override
+    public byte[] fromConnectData(String topic, Headers headers, Schema schema, Object value) {
+        return inner.fromConnectData(topic, headers, schema, value);
+    }
+
+    @Override
+    public ConfigDef config() {
+        return inner.config();
+    }
+
+    /** Logs what this converter read (Connect closes a task's converters when the task stops). */
+    @Override
+    public void close() {
+        if (schemas != null) {
+            log.info("JsonEnvelopeConverter read {} records, {} of them by JsonConverter, {} schemas cached",
+                    records.get(), fallbacks.get(), schemas.size());
+        }
+        inner.close();
+    }
+
+    /** Records read (tombstones not counted). */
+    public long records() {
+        return records.get();
+    }
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    /** Records converted by the inner JsonConverter because the fast path did not take them (errors included). */
+    public long fallbacks() {
+        return fallbacks.get();
+    }
+
+    /** Schemas cached by their bytes. */
+    public int cachedSchemas() {
+        return schemas.size();
+    }
+
+    private SchemaAndValue readEnvelope(String topic, byte[] value) throws IOException {
+        SchemaAndValue same = readWithLastSchema(topic, value);
+        return same != null ? same : readWholeEnvelope(topic, value);
+    }
+
+    /**
+     * The common case: {"schema":S,"payload":P} without whitespace, S byte for byte the schema last seen on this topic.
+     * S is then not parsed at all (those bytes were a complete, valid JSON object before); only P is, as the one
+     * value between the two literals and the closing brace. Null if the record does not have that shape.
+     */
+    private SchemaAndValue readWithLastSchema(String topic, byte[] value) throws IOException {
+        SchemaBytesCache.Cached last = schemas.last(topic);
+        if (last == null || !startsWith(value, 0, HEAD)) {
+            return null;
+        }
+        int from = HEAD.length;
+        int to = from + last.bytes.length;
+        int payloadFrom = to + MIDDLE.length;
+        int end = value.length - 1;
+        if (payloadFrom >= end || value[end] != '}' || !last.matches(value, from, to) || !startsWith(value, to, MIDDLE)) {
+            return null;
+        }
+        try (JsonParser p = json.nestedParser(value, payloadFrom, end)) {
+            p.nextToken();
+            Object payload = reader.read(p, last.schema);
+            if (p.nextToken() != null) {
+                throw FastPathMiss.INSTANCE;
+            }
+            return new SchemaAndValue(last.schema, payload);
+        }
+    }
+
+    private static boolean startsWith(byte[] value, int at, byte[] literal) {
+        return value.length - at >= literal.length && Arrays.equals(value, at, at + literal.length, literal, 0, literal.length);
+    }
+
+    private SchemaAndValue readWholeEnvelope(String topic, byte[] value) throws IOException {
+        try (JsonParser p = json.parser(value)) {
+            if (p.nextToken() != JsonToken.START_OBJECT || !SCHEMA.equals(p.nextFieldName())
+                    || p.nextToken() != JsonToken.START_OBJECT) {
+                throw FastPathMiss.INSTANCE;
+            }
+            int from = (int) p.getTokenLocation().getByteOffset();
+            p.skipChildren();
+            int to = (int) p.getCurrentLocation().getByteOffset();
+            Schema schema = schema(topic, value, from, to);
+            if (!PAYLOAD.equals(p.nextFieldName())) {
+                throw FastPathMiss.INSTANCE;
+            }
+            p.nextToken();
+            Object payload = reader.read(p, schema);
+            if (p.nextToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+                throw FastPathMiss.INSTANCE;
+            }
+            return new SchemaAndValue(schema, payload);
+        }
+    }
+
+    private SchemaAndValue readPlain(byte[] value) throws IOException {
+        try (JsonParser p = json.parser(value)) {
+            p.nextToken();
+            Object payload = SchemalessValueReader.read(p);
+            if (p.nextToken() != null) {
+                throw FastPathMiss.INSTANCE;
+            }
+            return new SchemaAndValue(null, payload);
+        }
+    }
+
+    private Schema schema(String topic, byte[] value, int from, int to) throws IOException {
+        if (from < 0 || to > value.length || from >= to || value[from] != '{' || value[to - 1] != '}') {
+            throw FastPathMiss.INSTANCE;
+        }
+        Schema cached = schemas.get(topic, value, from, to);
+        if (cached != null) {
+            return cached;
+        }
+        Schema made = inner.asConnectSchema(json.tree(value, from, to));
+        if (made == null) {
+            throw FastPathMiss.INSTANCE;
+        }
+        return schemas.put(topic, value, from, to, made);
+    }
+
+    private SchemaAndValue fallBack(String topic, byte[] value, Exception why) {
+        fallbacks.incrementAndGet();
+        if (log.isDebugEnabled() && loggedTopics.add(String.valueOf(topic))) {
+            log.debug("JsonEnvelopeConverter: a record of topic {} is converted by JsonConverter ({}); further ones on "
+                    + "this topic are not logged", topic, why == FastPathMiss.INSTANCE ? "a shape the fast path does "
+                    + "not read" : why.toString());
+        }
+        return inner.toConnectData(topic, value);
+    }
+}

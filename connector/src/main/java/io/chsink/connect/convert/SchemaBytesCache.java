@@ -1,0 +1,106 @@
+package io.chsink.connect.convert;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+
+/**
+ * Connect schemas by the raw bytes of an envelope's "schema" value: the last schema seen on each topic is compared
+ * first (one Arrays.equals in the common case of one schema per topic), then a bounded map keyed by a hash of the
+ * bytes, each entry verified byte for byte. The same bytes give the same Schema instance for as long as they stay
+ * cached, so plans cached per schema by identity stay hit.
+ */
+final class SchemaBytesCache {
+    /** One cached schema: a copy of its bytes, their hash, and the schema JsonConverter made of them. */
+    static final class Cached {
+        final byte[] bytes;
+        final int hash;
+        final Schema schema;
+        Cached next;
+
+        Cached(byte[] bytes, int hash, Schema schema) {
+            this.bytes = bytes;
+            this.hash = hash;
+            this.schema = schema;
+        }
+
+        boolean matches(byte[] src, int from, int to) {
+            return Arrays.equals(bytes, 0, bytes.length, src, from, to);
+        }
+    }
+
+    private final Map<String, Cached> lastByTopic = new HashMap<>();
+    private final LinkedHashMap<Integer, Cached> byHash;
+    private int entries;
+
+    SchemaBytesCache(int maxEntries) {
+        int bound = Math.max(1, maxEntries);
+        byHash = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, Cached> eldest) {
+                if (entries <= bound) {
+                    return false;
+                }
+                for (Cached e = eldest.getValue(); e != null; e = e.next) {
+                    entries--;
+                }
+                return true;
+            }
+        };
+    }
+
+    /** The schema last seen on this topic (with its bytes), or null. */
+    synchronized Cached last(String topic) {
+        return lastByTopic.get(topic);
+    }
+
+    /** The cached schema for src[from, to) on this topic, or null. */
+    synchronized Schema get(String topic, byte[] src, int from, int to) {
+        Cached last = lastByTopic.get(topic);
+        if (last != null && last.matches(src, from, to)) {
+            return last.schema;
+        }
+        int hash = hash(src, from, to);
+        for (Cached e = byHash.get(hash); e != null; e = e.next) {
+            if (e.hash == hash && e.matches(src, from, to)) {
+                lastByTopic.put(topic, e);
+                return e.schema;
+            }
+        }
+        return null;
+    }
+
+    /** Caches the schema made of src[from, to) and returns the instance to use (an earlier one for the same bytes). */
+    synchronized Schema put(String topic, byte[] src, int from, int to, Schema schema) {
+        int hash = hash(src, from, to);
+        Cached head = byHash.get(hash);
+        for (Cached e = head; e != null; e = e.next) {
+            if (e.matches(src, from, to)) {
+                lastByTopic.put(topic, e);
+                return e.schema;
+            }
+        }
+        Cached added = new Cached(Arrays.copyOfRange(src, from, to), hash, schema);
+        added.next = head;
+        entries++;
+        byHash.put(hash, added);
+        lastByTopic.put(topic, added);
+        return schema;
+    }
+
+    synchronized int size() {
+        return entries;
+    }
+
+    private static int hash(byte[] src, int from, int to) {
+        int h = 1;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + src[i];
+        }
+        return h;
+    }
+}

@@ -1,0 +1,224 @@
+package io.chsink.connect.convert;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Date;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+
+/**
+ * Reads a JSON value token by token into the Connect value JsonConverter makes of it for a schema: the same
+ * null-and-default rule, the same logical types (chosen by schema name, as JsonConverter does), the same Jackson
+ * narrowing of numbers, Struct / ArrayList / HashMap, BYTES through Jackson's own base64 decoding of a text node.
+ * Only the token shapes whose result is certain are read here; any other (a string in a number field, an object in
+ * an array field, a null for a required field without default, a repeated struct field, ...) throws
+ * {@link FastPathMiss} so that JsonConverter converts the whole record and the result or error is its own.
+ */
+final class SchemaValueReader {
+    private final boolean replaceNullWithDefault;
+
+    SchemaValueReader(boolean replaceNullWithDefault) {
+        this.replaceNullWithDefault = replaceNullWithDefault;
+    }
+
+    /** The value starting at the parser's current token; leaves the parser on the value's last token. */
+    Object read(JsonParser p, Schema schema) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return absent(schema);
+        }
+        String name = schema.name();
+        if (name != null) {
+            switch (name) {
+                case Decimal.LOGICAL_NAME:
+                    return decimal(p, schema, t);
+                case Date.LOGICAL_NAME:
+                    return Date.toLogical(schema, int32Only(p, t));
+                case Time.LOGICAL_NAME:
+                    return Time.toLogical(schema, int32Only(p, t));
+                case Timestamp.LOGICAL_NAME:
+                    if (!JsonNumbers.isSmallInt(p)) {
+                        throw FastPathMiss.INSTANCE;
+                    }
+                    return Timestamp.toLogical(schema, p.getLongValue());
+                default:
+                    break;
+            }
+        }
+        switch (schema.type()) {
+            case BOOLEAN:
+                if (t == JsonToken.VALUE_TRUE) {
+                    return Boolean.TRUE;
+                }
+                if (t == JsonToken.VALUE_FALSE) {
+                    return Boolean.FALSE;
+                }
+                throw FastPathMiss.INSTANCE;
+            case INT8:
+                return (byte) JsonNumbers.intValue(p);
+            case INT16:
+                return (short) JsonNumbers.intValue(p);
+            case INT32:
+                return JsonNumbers.intValue(p);
+            case INT64:
+                return JsonNumbers.longValue(p);
+            case FLOAT32:
+                return JsonNumbers.node(p).floatValue();
+            case FLOAT64:
+                return JsonNumbers.node(p).doubleValue();
+            case STRING:
+                return text(p, t);
+            case BYTES:
+                return base64(p, t);
+            case ARRAY:
+                return array(p, schema, t);
+            case MAP:
+                return schema.keySchema().type() == Schema.Type.STRING ? objectMap(p, schema, t) : pairMap(p, schema, t);
+            case STRUCT:
+                return struct(p, schema, t);
+            default:
+                throw FastPathMiss.INSTANCE;
+        }
+    }
+
+    /** A null or absent JSON value: the default (replace.null.with.default), null if optional, else JsonConverter's error. */
+    private Object absent(Schema schema) {
+        Object dflt = schema.defaultValue();
+        if (dflt != null && replaceNullWithDefault) {
+            return dflt;
+        }
+        if (schema.isOptional()) {
+            return null;
+        }
+        throw FastPathMiss.INSTANCE;
+    }
+
+    private static Object decimal(JsonParser p, Schema schema, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            return JsonNumbers.node(p).decimalValue();
+        }
+        return Decimal.toLogical(schema, base64(p, t));
+    }
+
+    /** Date and Time take only integers JsonNode.isInt() accepts (an IntNode). */
+    private static int int32Only(JsonParser p, JsonToken t) throws IOException {
+        if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
+            throw FastPathMiss.INSTANCE;
+        }
+        return p.getIntValue();
+    }
+
+    private static String text(JsonParser p, JsonToken t) throws IOException {
+        if (t != JsonToken.VALUE_STRING) {
+            throw FastPathMiss.INSTANCE;
+        }
+        return p.getText();
+    }
+
+    /** Jackson's TextNode.binaryValue(), as JsonConverter decodes BYTES (it trims, then uses the default variant). */
+    private static byte[] base64(JsonParser p, JsonToken t) throws IOException {
+        return new TextNode(text(p, t)).binaryValue();
+    }
+
+    private List<Object> array(JsonParser p, Schema schema, JsonToken t) throws IOException {
+        if (t != JsonToken.START_ARRAY) {
+            throw FastPathMiss.INSTANCE;
+        }
+        Schema elements = schema.valueSchema();
+        List<Object> list = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            list.add(read(p, elements));
+        }
+        return list;
+    }
+
+    /** A map with STRING keys, encoded as a JSON object (keys are taken as they are, as JsonConverter does). */
+    private Map<Object, Object> objectMap(JsonParser p, Schema schema, JsonToken t) throws IOException {
+        if (t != JsonToken.START_OBJECT) {
+            throw FastPathMiss.INSTANCE;
+        }
+        Schema values = schema.valueSchema();
+        Map<Object, Object> map = new HashMap<>();
+        String key;
+        while ((key = p.nextFieldName()) != null) {
+            p.nextToken();
+            if (map.containsKey(key)) {
+                throw FastPathMiss.INSTANCE;
+            }
+            map.put(key, read(p, values));
+        }
+        endObject(p);
+        return map;
+    }
+
+    /** A map with other keys, encoded as a JSON array of [key, value] arrays. */
+    private Map<Object, Object> pairMap(JsonParser p, Schema schema, JsonToken t) throws IOException {
+        if (t != JsonToken.START_ARRAY) {
+            throw FastPathMiss.INSTANCE;
+        }
+        Schema keys = schema.keySchema();
+        Schema values = schema.valueSchema();
+        Map<Object, Object> map = new HashMap<>();
+        while (p.nextToken() == JsonToken.START_ARRAY) {
+            p.nextToken();
+            Object key = read(p, keys);
+            p.nextToken();
+            Object value = read(p, values);
+            if (p.nextToken() != JsonToken.END_ARRAY) {
+                throw FastPathMiss.INSTANCE;
+            }
+            map.put(key, value);
+        }
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            throw FastPathMiss.INSTANCE;
+        }
+        return map;
+    }
+
+    private Struct struct(JsonParser p, Schema schema, JsonToken t) throws IOException {
+        if (t != JsonToken.START_OBJECT) {
+            throw FastPathMiss.INSTANCE;
+        }
+        List<Field> fields = schema.fields();
+        Object[] values = new Object[fields.size()];
+        boolean[] seen = new boolean[values.length];
+        String name;
+        while ((name = p.nextFieldName()) != null) {
+            p.nextToken();
+            Field field = schema.field(name);
+            if (field == null) {
+                p.skipChildren(); // JsonConverter never looks at fields its schema does not have
+                continue;
+            }
+            int i = field.index();
+            if (seen[i]) {
+                throw FastPathMiss.INSTANCE; // JsonConverter's tree keeps the last of repeated keys
+            }
+            seen[i] = true;
+            values[i] = read(p, field.schema());
+        }
+        endObject(p);
+        Struct struct = new Struct(schema);
+        for (int i = 0; i < values.length; i++) {
+            Field field = fields.get(i);
+            struct.put(field, seen[i] ? values[i] : absent(field.schema()));
+        }
+        return struct;
+    }
+
+    private static void endObject(JsonParser p) {
+        if (p.currentToken() != JsonToken.END_OBJECT) {
+            throw FastPathMiss.INSTANCE;
+        }
+    }
+}
