@@ -63,6 +63,12 @@ final class TemporalWriters {
             long seconds;
             if (v instanceof Number || isDigits(v)) {
                 seconds = NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim()));
+            } else if (v instanceof java.util.Date) { // a Connect Timestamp: no Instant needed
+                long millis = ((java.util.Date) v).getTime();
+                if (Math.floorMod(millis, 1000L) != 0) {
+                    throw new ValueException("timestamp has fractional seconds for DateTime (use DateTime64)");
+                }
+                seconds = Math.floorDiv(millis, 1000L);
             } else {
                 Instant i = toInstant(v, z);
                 if (i.getNano() != 0) {

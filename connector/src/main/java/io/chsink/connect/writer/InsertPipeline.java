@@ -19,9 +19,9 @@ import org.slf4j.MDC;
 
 /**
  * Runs inserts off the task thread so that encoding the next block overlaps the server ingesting this one.
- * At most one insert per table is in flight (so a partition's blocks land in order) and at most
- * {@code concurrency} in all. Retriable failures are retried in place with exponential backoff and jitter;
- * a permanent failure completes the block as failed.
+ * At most {@code perTable} inserts per table are in flight (1 keeps a partition's blocks landing in order, as
+ * exactly_once needs) and at most {@code concurrency} in all. Retriable failures are retried in place with
+ * exponential backoff and jitter; a permanent failure completes the block as failed.
  *
  * <p>Only the task thread calls this class; worker threads only run {@link BlockInserter#insert}.
  */
@@ -45,13 +45,14 @@ public final class InsertPipeline implements AutoCloseable {
 
     private final BlockInserter inserter;
     private final ExecutorService executor;
-    private final Map<TableId, InFlight> inFlight = new HashMap<>();
+    private final Map<TableId, List<InFlight>> inFlight = new HashMap<>();
+    private final int perTable;
     private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
     private final Object signal = new Object();
     private final RetryPolicy retry;
     private final InsertListener listener;
-    /** Per table whose in-flight block is failing retriably: when its first failed attempt began, and why. */
-    private final Map<TableId, Failing> failing = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per in-flight block failing retriably: when its first failed attempt began, and why. */
+    private final Map<TableBlock, Failing> failing = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Since when a block has been failing, and its last failure. */
     public static final class Failing {
@@ -77,12 +78,13 @@ public final class InsertPipeline implements AutoCloseable {
     }
 
     public InsertPipeline(BlockInserter inserter, int concurrency, String threadName) {
-        this(inserter, concurrency, threadName, new RetryPolicy(200, Long.MAX_VALUE), InsertListener.NONE);
+        this(inserter, concurrency, 1, threadName, new RetryPolicy(200, Long.MAX_VALUE), InsertListener.NONE);
     }
 
-    public InsertPipeline(BlockInserter inserter, int concurrency, String threadName, RetryPolicy retry,
+    public InsertPipeline(BlockInserter inserter, int concurrency, int perTable, String threadName, RetryPolicy retry,
             InsertListener listener) {
         this.inserter = inserter;
+        this.perTable = perTable;
         this.retry = retry;
         this.listener = listener;
         this.executor = Executors.newFixedThreadPool(concurrency, r -> {
@@ -92,13 +94,20 @@ public final class InsertPipeline implements AutoCloseable {
         });
     }
 
+    /** Whether the table has as many inserts in flight as it may have. */
     public boolean busy(TableId table) {
+        List<InFlight> l = inFlight.get(table);
+        return l != null && l.size() >= perTable;
+    }
+
+    /** Whether some insert into the table is in flight. */
+    public boolean inserting(TableId table) {
         return inFlight.containsKey(table);
     }
 
     public void submit(TableBlock block) {
         if (busy(block.table())) {
-            throw new IllegalStateException("an insert into " + block.table() + " is already in flight");
+            throw new IllegalStateException(perTable + " inserts into " + block.table() + " are already in flight");
         }
         // The insert threads log with the task's Connect context ([connector|task-N]).
         Map<String, String> mdc = MDC.getCopyOfContextMap();
@@ -112,7 +121,7 @@ public final class InsertPipeline implements AutoCloseable {
                 MDC.clear();
             }
         });
-        inFlight.put(block.table(), new InFlight(block, f));
+        inFlight.computeIfAbsent(block.table(), t -> new ArrayList<>(perTable)).add(new InFlight(block, f));
     }
 
     private void run(TableBlock block) {
@@ -141,7 +150,7 @@ public final class InsertPipeline implements AutoCloseable {
                     if (firstFailureMs == 0) {
                         firstFailureMs = System.currentTimeMillis();
                     }
-                    failing.put(block.table(), new Failing(firstFailureMs, f, attempt));
+                    failing.put(block, new Failing(firstFailureMs, f, attempt));
                     listener.retried(block, f);
                     long sleep = retry.delayMs(attempt);
                     LOG.warn("Insert of {} rows into {} failed (attempt {}), retrying in {} ms: {}", block.rows(),
@@ -155,7 +164,7 @@ public final class InsertPipeline implements AutoCloseable {
                 }
             }
         } finally {
-            failing.remove(block.table());
+            failing.remove(block);
         }
     }
 
@@ -174,7 +183,7 @@ public final class InsertPipeline implements AutoCloseable {
     }
 
     private void finish(Completion c) {
-        failing.remove(c.block.table());
+        failing.remove(c.block);
         completed.add(c);
         synchronized (signal) {
             signal.notifyAll();
@@ -186,22 +195,23 @@ public final class InsertPipeline implements AutoCloseable {
         List<Completion> out = new ArrayList<>();
         Completion c;
         while ((c = completed.poll()) != null) {
-            inFlight.remove(c.block.table());
+            List<InFlight> l = inFlight.get(c.block.table());
+            if (l != null) {
+                TableBlock done = c.block;
+                l.removeIf(f -> f.block == done);
+                if (l.isEmpty()) {
+                    inFlight.remove(done.table());
+                }
+            }
             out.add(c);
         }
         return out;
     }
 
-    /** Waits until the table's insert (if any) completes or the timeout passes; returns false on timeout. */
-    public boolean await(TableId table, long timeoutMs) throws InterruptedException {
-        InFlight f = inFlight.get(table);
-        return f == null || awaitFuture(f.future, timeoutMs);
-    }
-
     /** Waits until every in-flight insert completes or the timeout passes; returns false on timeout. */
     public boolean awaitAll(long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
-        for (InFlight f : new ArrayList<>(inFlight.values())) {
+        for (InFlight f : all()) {
             if (!awaitFuture(f.future, Math.max(0, deadline - System.currentTimeMillis()))) {
                 return false;
             }
@@ -232,9 +242,17 @@ public final class InsertPipeline implements AutoCloseable {
         }
     }
 
+    private List<InFlight> all() {
+        List<InFlight> out = new ArrayList<>();
+        for (List<InFlight> l : inFlight.values()) {
+            out.addAll(l);
+        }
+        return out;
+    }
+
     public Collection<TableBlock> inFlightBlocks() {
         List<TableBlock> out = new ArrayList<>();
-        for (InFlight f : inFlight.values()) {
+        for (InFlight f : all()) {
             out.add(f.block);
         }
         return out;
@@ -242,8 +260,10 @@ public final class InsertPipeline implements AutoCloseable {
 
     public long inFlightBytes() {
         long total = 0;
-        for (InFlight f : inFlight.values()) {
-            total += f.block.sizeInBytes();
+        for (List<InFlight> l : inFlight.values()) {
+            for (InFlight f : l) {
+                total += f.block.sizeInBytes();
+            }
         }
         return total;
     }

@@ -34,6 +34,9 @@ final class EndToEndPath {
     private static final java.util.regex.Pattern TASK_STOPPED = java.util.regex.Pattern.compile(
             "ClickHouse sink task stopped: records received=\\d+, rows inserted=(\\d+) in (\\d+) blocks");
 
+    /** The connector's JsonConverter-compatible reader (io.chsink.connect.convert). */
+    static final String FAST_JSON = "io.chsink.connect.convert.JsonEnvelopeConverter";
+
     private EndToEndPath() {
     }
 
@@ -42,7 +45,7 @@ final class EndToEndPath {
      * {@code tasks} tasks into {@code db.table} (which must exist, empty) and waits until every row landed.
      */
     static Result run(Stack stack, String db, String table, String topic, long seed, long rows, int partitions,
-            int tasks, boolean withSchema, Path gcLog, Path jfrFile) throws IOException {
+            int tasks, boolean withSchema, boolean fastJson, Path gcLog, Path jfrFile) throws IOException {
         stack.kafka().createTopic(topic, partitions);
         long bytes = kafkaValueBytes(seed, rows, withSchema);
         long p0 = System.nanoTime();
@@ -65,7 +68,11 @@ final class EndToEndPath {
         overrides.put("clickhouse.password", stack.clickhouse().password());
         overrides.put("clickhouse.database", db);
         overrides.put("topic.to.table.map", topic + ":" + table);
-        String example = withSchema ? "clickhouse-sink.json" : "clickhouse-sink-schemaless.json";
+        String example = withSchema ? (fastJson ? "clickhouse-sink-fast-json.json" : "clickhouse-sink.json")
+                : "clickhouse-sink-schemaless.json";
+        if (fastJson && !withSchema) {
+            overrides.put("value.converter", FAST_JSON);
+        }
         if (!withSchema) {
             overrides.put("errors.deadletterqueue.topic.name", topic + "-dlq");
         }

@@ -37,12 +37,12 @@ public final class SinkBench {
 
     /** What to run. */
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
-            boolean bWithSchema, boolean bSchemaless, boolean profile, boolean memory, boolean keepTables,
+            boolean bWithSchema, boolean bSchemaless, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
-                    + " [--batch N] [--b-formats schema,schemaless] [--profile] [--memory] [--keep-tables]"
+                    + " [--batch N] [--b-formats schema,schemaless] [--b-converters kafka,fast] [--profile] [--memory] [--keep-tables]"
                     + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]";
         }
 
@@ -55,6 +55,7 @@ public final class SinkBench {
             String paths = null;
             int batch = 500;
             String formats = null;
+            String converters = "kafka,fast";
             boolean profile = false;
             boolean memory = false;
             boolean keep = false;
@@ -75,6 +76,7 @@ public final class SinkBench {
                     case "--paths" -> paths = args[++i].toUpperCase(Locale.ROOT);
                     case "--batch" -> batch = Integer.parseInt(args[++i]);
                     case "--b-formats" -> formats = args[++i];
+                    case "--b-converters" -> converters = args[++i];
                     case "--profile" -> profile = true;
                     case "--memory" -> memory = true;
                     case "--keep-tables" -> keep = true;
@@ -102,7 +104,7 @@ public final class SinkBench {
             }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
-                    formats.contains("schemaless"), profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir);
+                    formats.contains("schemaless"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir);
         }
 
         boolean runs(char path) {
@@ -198,11 +200,17 @@ public final class SinkBench {
             if (stack == null) {
                 throw new IllegalStateException("path B needs Kafka and Connect: no stack given");
             }
-            if (o.bWithSchema()) {
-                runB(true, workerGcLog);
-            }
-            if (o.bSchemaless()) {
-                runB(false, workerGcLog);
+            for (String converter : o.bConverters().split(",")) {
+                boolean fast = converter.trim().equals("fast");
+                if (!fast && !converter.trim().equals("kafka")) {
+                    throw new IllegalArgumentException("--b-converters takes kafka and/or fast, got " + converter);
+                }
+                if (o.bWithSchema()) {
+                    runB(true, fast, workerGcLog);
+                }
+                if (o.bSchemaless()) {
+                    runB(false, fast, workerGcLog);
+                }
             }
         }
         report.machine.put("loadAvg1m", String.format(Locale.ROOT, "%.2f at start, %.2f at end", loadAtStart,
@@ -255,10 +263,12 @@ public final class SinkBench {
     private void runA(Client client, List<SinkRecord> records) throws Exception {
         System.out.printf("A: the connector's SinkTask in-process, put() batches of %d...%n", o.batch());
         if (o.warmup()) {
-            // The records (at most 1,000,000) through a throw-away task into a scratch table: the JIT compiles the
-            // task's put() path fully (a shorter warm-up left C2 compiling through the timed run).
+            // The records (at most 1,000,000) twice through throw-away tasks into a scratch table, first in put()
+            // calls of 50 records (enough calls for C2 to compile put() itself, not only its loop), then as timed:
+            // a shorter warm-up left C2 compiling put() and the harness loop, seconds of CPU, during the timed run.
             String scratch = table("a_warmup");
             List<SinkRecord> warm = records.subList(0, Math.min(1_000_000, records.size()));
+            TaskPath.run(warm, taskProps("bench-a", scratch), 50);
             TaskPath.run(warm, taskProps("bench-a", scratch), o.batch());
             server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
         }
@@ -276,6 +286,10 @@ public final class SinkBench {
         p.details.put("putCalls", r.putCalls());
         p.details.put("putThreadBytesPerRecord", (double) r.putThreadBytes() / o.rows());
         p.details.put("putCpuNanosPerRecord", (double) r.putCpuNanos() / o.rows());
+        if (r.steadyRecords() > 0) {
+            p.details.put("putThreadBytesPerRecordAfterTwoBlocks", (double) r.steadyPutBytes() / r.steadyRecords());
+            p.details.put("recordsAfterTwoBlocks", r.steadyRecords());
+        }
         p.details.put("insertThreadsCpuNanosPerRecord", (double) r.insertCpuNanos() / o.rows());
         p.details.put("insertThreadBytesPerRecord", (double) r.insertThreadBytes() / o.rows());
         p.details.put("heapBeforeMiB", r.heapBeforeBytes() / 1048576.0);
@@ -316,35 +330,37 @@ public final class SinkBench {
         }
     }
 
-    private void runB(boolean withSchema, Path gcLog) throws Exception {
-        String format = withSchema ? "JSON with schemas" : "schemaless JSON";
+    private void runB(boolean withSchema, boolean fast, Path gcLog) throws Exception {
+        String format = (withSchema ? "JSON with schemas" : "schemaless JSON") + (fast ? ", JsonEnvelopeConverter"
+                : ", Kafka's JsonConverter");
         System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
                 o.tasks(), o.rows());
-        String suffix = (withSchema ? "schema" : "schemaless") + "-" + Long.toString(System.currentTimeMillis(), 36);
+        String kind = (withSchema ? "schema" : "schemaless") + (fast ? "_fast" : "");
+        String suffix = kind.replace('_', '-') + "-" + Long.toString(System.currentTimeMillis(), 36);
         // Warm-up: up to 300,000 rows through a connector of their own into a scratch table, so the worker's JIT has
         // compiled the converter and the connector, as in a worker that has been running a while.
         if (o.warmup()) {
-            warmUpB(withSchema, suffix);
+            warmUpB(withSchema, fast, kind, suffix);
         }
-        String table = table(withSchema ? "b_schema" : "b_schemaless");
+        String table = table("b_" + kind);
         String topic = o.prefix() + "-b-" + suffix;
-        Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + (withSchema ? "schema" : "schemaless") + ".jfr") : null;
+        Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + kind + ".jfr") : null;
         EndToEndPath.Result r = EndToEndPath.run(stack, DB, table, topic, o.seed(), o.rows(), o.partitions(), o.tasks(),
-                withSchema, gcLog, jfr);
-        report(withSchema, format, r, table);
+                withSchema, fast, gcLog, jfr);
+        report((withSchema ? "B" : "B'") + (fast ? "*" : ""), format, r, table);
     }
 
-    private void warmUpB(boolean withSchema, String suffix) throws Exception {
+    private void warmUpB(boolean withSchema, boolean fast, String kind, String suffix) throws Exception {
         long warmRows = Math.min(o.rows(), 300_000);
-        String scratch = table(withSchema ? "b_schema_warmup" : "b_schemaless_warmup");
+        String scratch = table("b_" + kind + "_warmup");
         EndToEndPath.run(stack, DB, scratch, o.prefix() + "-warmup-" + suffix, o.seed(), warmRows, o.partitions(),
-                o.tasks(), withSchema, null, null);
+                o.tasks(), withSchema, fast, null, null);
         server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
         System.out.printf("    warm-up: %,d rows through the worker (not timed)%n", warmRows);
     }
 
-    private void report(boolean withSchema, String format, EndToEndPath.Result r, String table) {
-        SinkBenchReport.Path p = new SinkBenchReport.Path(withSchema ? "B" : "B'", "end to end, " + format
+    private void report(String id, String format, EndToEndPath.Result r, String table) {
+        SinkBenchReport.Path p = new SinkBenchReport.Path(id, "end to end, " + format
                 + ", " + o.partitions() + " partitions, tasks.max=" + o.tasks(), o.rows(), r.nanos() / 1e9, "worker",
                 r.workerCpu(), r.serverCpu());
         // The clock starts at connector creation: the first rows land only once the worker has started the tasks and

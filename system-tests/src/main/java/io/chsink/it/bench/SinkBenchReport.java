@@ -78,7 +78,8 @@ final class SinkBenchReport {
         return pa == null || pb == null ? Double.NaN : pa.rowsPerSecond() / pb.rowsPerSecond();
     }
 
-    private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"}};
+    private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"},
+        {"B*", "C"}, {"B'*", "C"}};
 
     void print(PrintStream out) {
         out.println();
@@ -113,7 +114,8 @@ final class SinkBenchReport {
             }
         }
         out.println(ratios);
-        out.println("  (B = JSON with schemas, B' = schemaless JSON)");
+        out.println("  (B = JSON with schemas, B' = schemaless JSON; * = read with the connector's JsonEnvelopeConverter"
+                + " instead of Kafka's JsonConverter)");
 
         Path a = path("A");
         if (a != null) {
@@ -124,6 +126,11 @@ final class SinkBenchReport {
                     a.details.get("putThreadBytesPerRecord"), a.details.get("insertThreadBytesPerRecord"),
                     a.details.get("heapBeforeMiB"), a.details.get("peakHeapMiB"), a.details.get("putCalls"),
                     a.details.get("pauses"));
+            if (a.details.get("putThreadBytesPerRecordAfterTwoBlocks") instanceof Double steady) {
+                out.printf("A, allocation once the task's first two blocks were inserted (later blocks reuse their"
+                        + " buffers): put() thread %.0f bytes/record over the last %,d records%n", steady,
+                        a.details.get("recordsAfterTwoBlocks"));
+            }
             out.printf("A, CPU per record: put() thread %.0f ns (mapping, encoding, bookkeeping), insert threads %.0f ns"
                     + " (LZ4, HTTP); the rest of this JVM's CPU is GC and JIT%n", a.details.get("putCpuNanosPerRecord"),
                     a.details.get("insertThreadsCpuNanosPerRecord"));

@@ -31,7 +31,7 @@ final class TaskPath {
     /** What one run measured. */
     record Result(long rows, long nanos, int putCalls, long putThreadBytes, long insertThreadBytes, long peakHeapBytes,
             long heapBeforeBytes, int pauses, long putCpuNanos, long insertCpuNanos, ProcessCpu.Sample[] cpu,
-            Map<String, Long> threadCpuNanos) {
+            Map<String, Long> threadCpuNanos, long steadyPutBytes, long steadyRecords) {
     }
 
     private static final String TASK_CLASS = "io.chsink.connect.ClickHouseSinkTask";
@@ -93,7 +93,7 @@ final class TaskPath {
                     sleepMillis(Math.max(1, Math.min(context.takeTimeout(), 100)));
                     delivered = List.of();
                 }
-                meter.put(task, delivered);
+                meter.put(task, delivered, context.commitRequests >= 2);
                 consumed.putAll(deliveredOffsets);
                 if (context.rewound) {
                     throw new IllegalStateException("the task rewound partitions (context.offset) during the benchmark");
@@ -116,7 +116,8 @@ final class TaskPath {
             }
             long insertBytes = insertThreadBytes(threads);
             return new Result(records.size(), nanos, meter.puts, meter.bytes, insertBytes, heapPeak(), heapBefore,
-                    context.pauses, meter.cpuNanos, insertThreadCpu(threads) - insertCpuBefore, cpu, threadCpu);
+                    context.pauses, meter.cpuNanos, insertThreadCpu(threads) - insertCpuBefore, cpu, threadCpu,
+                    meter.steadyBytes, meter.steadyRecords);
         } finally {
             task.close(new ArrayList<>(end.keySet()));
             task.stop();
@@ -196,18 +197,26 @@ final class TaskPath {
         private final com.sun.management.ThreadMXBean threads;
         long cpuNanos;
         long bytes;
+        long steadyBytes;
+        long steadyRecords;
         int puts;
 
         PutMeter(com.sun.management.ThreadMXBean threads) {
             this.threads = threads;
         }
 
-        void put(SinkTask task, List<SinkRecord> records) {
+        /** @param steady whether the task's first two blocks are inserted: later blocks reuse their buffers */
+        void put(SinkTask task, List<SinkRecord> records, boolean steady) {
             long before = threads.getCurrentThreadAllocatedBytes();
             long cpuBefore = threads.getCurrentThreadCpuTime();
             task.put(records);
             cpuNanos += threads.getCurrentThreadCpuTime() - cpuBefore;
-            bytes += threads.getCurrentThreadAllocatedBytes() - before;
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            bytes += allocated;
+            if (steady) {
+                steadyBytes += allocated;
+                steadyRecords += records.size();
+            }
             puts++;
         }
     }
@@ -219,6 +228,8 @@ final class TaskPath {
         final Set<TopicPartition> paused = new HashSet<>();
         private long timeout = -1;
         private boolean commitRequested;
+        /** How many times the task asked for a commit: once per verified block, or more. */
+        int commitRequests;
         boolean rewound;
         int pauses;
 
@@ -280,6 +291,7 @@ final class TaskPath {
         @Override
         public void requestCommit() {
             commitRequested = true;
+            commitRequests++;
         }
 
         @Override
