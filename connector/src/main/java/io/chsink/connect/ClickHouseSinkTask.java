@@ -218,9 +218,13 @@ public class ClickHouseSinkTask extends SinkTask {
         if (to.isEmpty()) {
             return;
         }
-        LOG.info("Rewinding {} to re-read records: {}", to, why);
-        context.offset(to);
-        rewinds.requested(to);
+        // Never seek past an earlier rewind whose records have not come back yet (two blocks of a table in flight
+        // can fail one after the other: the second must not skip the first one's records).
+        Map<TopicPartition, Long> seek = new HashMap<>(to);
+        rewinds.pending().forEach((tp, from) -> seek.computeIfPresent(tp, (k, v) -> Math.min(v, from)));
+        LOG.info("Rewinding {} to re-read records: {}", seek, why);
+        context.offset(seek);
+        rewinds.requested(seek);
     }
 
     private TableBlock openBlock(BlockKey key, String topic, long now) {

@@ -93,7 +93,7 @@ public final class SinkBench {
                 paths = paths == null ? "B" : paths;
                 formats = formats == null ? "schemaless" : formats;
             }
-            rows = rows < 0 ? 1_000_000 : rows;
+            rows = rows < 0 ? 3_000_000 : rows;
             paths = paths == null ? "ABCDE" : paths;
             formats = formats == null ? "schema,schemaless" : formats;
             if (rows < 20 || sample < 20 || rows > Integer.MAX_VALUE) {
