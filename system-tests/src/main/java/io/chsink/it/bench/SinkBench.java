@@ -42,7 +42,7 @@ public final class SinkBench {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
-                    + " [--batch N] [--b-formats schema,schemaless] [--b-converters kafka,fast] [--profile] [--memory] [--keep-tables]"
+                    + " [--batch N] [--b-formats schema,schemaless] [--b-converters fast,kafka] [--profile] [--memory] [--keep-tables]"
                     + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]";
         }
 
@@ -55,7 +55,7 @@ public final class SinkBench {
             String paths = null;
             int batch = 500;
             String formats = null;
-            String converters = "kafka,fast";
+            String converters = "fast,kafka";
             boolean profile = false;
             boolean memory = false;
             boolean keep = false;
@@ -331,11 +331,11 @@ public final class SinkBench {
     }
 
     private void runB(boolean withSchema, boolean fast, Path gcLog) throws Exception {
-        String format = (withSchema ? "JSON with schemas" : "schemaless JSON") + (fast ? ", JsonEnvelopeConverter"
+        String format = (withSchema ? "JSON with schemas" : "schemaless JSON") + (fast ? ""
                 : ", Kafka's JsonConverter");
         System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
                 o.tasks(), o.rows());
-        String kind = (withSchema ? "schema" : "schemaless") + (fast ? "_fast" : "");
+        String kind = (withSchema ? "schema" : "schemaless") + (fast ? "" : "_kafka");
         String suffix = kind.replace('_', '-') + "-" + Long.toString(System.currentTimeMillis(), 36);
         // Warm-up: up to 300,000 rows through a connector of their own into a scratch table, so the worker's JIT has
         // compiled the converter and the connector, as in a worker that has been running a while.
@@ -347,7 +347,7 @@ public final class SinkBench {
         Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + kind + ".jfr") : null;
         EndToEndPath.Result r = EndToEndPath.run(stack, DB, table, topic, o.seed(), o.rows(), o.partitions(), o.tasks(),
                 withSchema, fast, gcLog, jfr);
-        report((withSchema ? "B" : "B'") + (fast ? "*" : ""), format, r, table);
+        report((withSchema ? "B" : "B'") + (fast ? "" : "k"), format, r, table);
     }
 
     private void warmUpB(boolean withSchema, boolean fast, String kind, String suffix) throws Exception {

@@ -79,7 +79,7 @@ final class SinkBenchReport {
     }
 
     private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"},
-        {"B*", "C"}, {"B'*", "C"}};
+        {"Bk", "C"}, {"B'k", "C"}};
 
     void print(PrintStream out) {
         out.println();
@@ -88,10 +88,10 @@ final class SinkBenchReport {
         machine.forEach((k, v) -> out.printf("%-16s %s%n", k + ":", v));
         out.printf("%-16s %s%n", "connector:", ConnectorClasses.source());
         out.println();
-        out.printf("%-3s %-58s %11s %8s %10s %7s %14s %8s %10s  %s%n", "", "path", "rows", "s", "rows/s", "MB/s",
+        out.printf("%-4s %-82s %11s %8s %10s %7s %14s %8s %10s  %s%n", "", "path", "rows", "s", "rows/s", "MB/s",
                 "client CPU s", "CH CPU s", "rows/CPU-s", "check");
         for (Path p : paths) {
-            out.printf("%-3s %-58s %,11d %8.2f %,10.0f %7s %14s %8s %,10.0f  %s%n", p.id, p.what, p.rows, p.seconds,
+            out.printf("%-4s %-82s %,11d %8.2f %,10.0f %7s %14s %8s %,10.0f  %s%n", p.id, p.what, p.rows, p.seconds,
                     p.rowsPerSecond(), mbPerSecond(p), cpu(p.clientCpu) + " " + shortName(p.client), cpu(p.serverCpu),
                     p.rows / p.cpuSeconds(), p.check == null ? "-" : p.check.ok() ? "OK" : "MISMATCH");
         }
@@ -114,8 +114,8 @@ final class SinkBenchReport {
             }
         }
         out.println(ratios);
-        out.println("  (B = JSON with schemas, B' = schemaless JSON; * = read with the connector's JsonEnvelopeConverter"
-                + " instead of Kafka's JsonConverter)");
+        out.println("  (B = JSON with schemas, B' = schemaless JSON, read with the examples' JsonEnvelopeConverter; Bk, B'k ="
+                + " the same read with Kafka's JsonConverter)");
 
         Path a = path("A");
         if (a != null) {
@@ -172,7 +172,7 @@ final class SinkBenchReport {
         out.println("  expected (generator): " + expected);
         for (Path p : paths) {
             if (p.check != null) {
-                out.printf("  %-3s %-22s count()=%,d  %s  %s%n", p.id, p.check.table(), p.check.count(), p.check.line(),
+                out.printf("  %-4s %-24s count()=%,d  %s  %s%n", p.id, p.check.table(), p.check.count(), p.check.line(),
                         p.check.ok() ? (p.check.expected().equals(expected) ? "equal" : "equal to the generator's for its sample")
                                 : "MISMATCH, expected " + p.check.expected());
             }

@@ -31,7 +31,7 @@ class SinkBenchQuickTest {
         report.print(System.out);
         report.writeJson(options.json());
 
-        assertEquals(List.of("C", "A", "D", "E", "B", "B'", "B*", "B'*"), report.paths.stream().map(p -> p.id).toList());
+        assertEquals(List.of("C", "A", "D", "E", "B", "B'", "Bk", "B'k"), report.paths.stream().map(p -> p.id).toList());
         for (SinkBenchReport.Path p : report.paths) {
             assertTrue(p.check.ok(), p.id + " (" + p.what + "): table " + p.check.table() + " has count()="
                     + p.check.count() + " and " + p.check.line() + ", expected " + p.check.expected());
