@@ -111,6 +111,7 @@ final class EndToEndPath {
         int pauses = countPauses(stack, logMark);
         stack.connect().rest().deleteConnector(connector);
         long blocks = blocksInserted(stack, logMark, connector, tasks);
+        stack.kafka().deleteTopic(topic); // gigabytes on tmpfs: gone before the next run
         return new Result(rows, nanos, firstRow, bytes, produceSeconds, wUsed, sUsed, gc.since(gcMark), pauses, blocks, profile);
     }
 

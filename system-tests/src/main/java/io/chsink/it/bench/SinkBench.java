@@ -144,12 +144,21 @@ public final class SinkBench {
         // been running for a while looks like.
         System.setProperty("chsink.kafka.initial.rebalance.delay.ms", Long.toString(options.rebalanceDelayMs()));
         boolean needsKafka = options.runs('B');
+        Path kafkaLog = null;
+        if (needsKafka && System.getProperty("chsink.kafka.log.dirs") == null && Files.isDirectory(Path.of("/dev/shm"))) {
+            kafkaLog = Files.createTempDirectory(Path.of("/dev/shm"), "chsink-kafka-bench");
+            System.setProperty("chsink.kafka.log.dirs", kafkaLog.toString());
+        }
         System.out.printf("Starting %s (work dir %s, worker JVM options: %s)...%n",
                 needsKafka ? "ClickHouse, Kafka and Connect" : "ClickHouse", work, System.getProperty("chsink.worker.jvm.opts"));
         SinkBenchReport report;
         if (needsKafka) {
             try (Stack stack = Stack.start(work)) {
                 report = new SinkBench(stack.clickhouse(), stack, options).run(gcLog);
+            } finally {
+                if (kafkaLog != null) {
+                    deleteTree(kafkaLog);
+                }
             }
         } else {
             try (ClickHouseServer server = ClickHouseServer.embedded(work.resolve("clickhouse"))) {
@@ -163,6 +172,14 @@ public final class SinkBench {
         System.exit(report.allChecksEqual() ? 0 : 1);
     }
 
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
     /** Runs the paths the options name, in the order C, A, D, E, B; returns the figures. */
     SinkBenchReport run(Path workerGcLog) throws Exception {
         double loadAtStart = MachineFacts.loadAverage();
@@ -170,6 +187,9 @@ public final class SinkBench {
         report.expected = expected;
         if (o.runs('B')) {
             report.machine.put("brokerGroupInitialRebalanceDelayMs", Long.toString(o.rebalanceDelayMs()));
+            String log = System.getProperty("chsink.kafka.log.dirs");
+            report.machine.put("kafkaData", log == null ? "the work directory" : log
+                    + (log.startsWith("/dev/shm") ? " (tmpfs: in RAM, no disk I/O)" : ""));
         }
         System.out.printf("%s; load average (1 min) %.2f%n", report.machine.get("clickhouseData"), loadAtStart);
         System.out.println("Expected check line (from the generator): " + expected);
@@ -337,7 +357,7 @@ public final class SinkBench {
                 o.tasks(), o.rows());
         String kind = (withSchema ? "schema" : "schemaless") + (fast ? "" : "_kafka");
         String suffix = kind.replace('_', '-') + "-" + Long.toString(System.currentTimeMillis(), 36);
-        // Warm-up: up to 300,000 rows through a connector of their own into a scratch table, so the worker's JIT has
+        // Warm-up: up to 1,000,000 rows through a connector of their own into a scratch table, so the worker's JIT has
         // compiled the converter and the connector, as in a worker that has been running a while.
         if (o.warmup()) {
             warmUpB(withSchema, fast, kind, suffix);
@@ -351,7 +371,7 @@ public final class SinkBench {
     }
 
     private void warmUpB(boolean withSchema, boolean fast, String kind, String suffix) throws Exception {
-        long warmRows = Math.min(o.rows(), 300_000);
+        long warmRows = Math.min(o.rows(), 1_000_000);
         String scratch = table("b_" + kind + "_warmup");
         EndToEndPath.run(stack, DB, scratch, o.prefix() + "-warmup-" + suffix, o.seed(), warmRows, o.partitions(),
                 o.tasks(), withSchema, fast, null, null);

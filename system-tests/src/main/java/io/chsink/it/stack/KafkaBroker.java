@@ -83,7 +83,9 @@ public final class KafkaBroker extends ChildJvmService {
         config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         config.put("controller.listener.names", "CONTROLLER");
         config.put("inter.broker.listener.name", "PLAINTEXT");
-        config.put("log.dirs", workDir.resolve("data").toString());
+        // The benchmark puts the log on tmpfs (chsink.kafka.log.dirs): gigabytes written to disk just before a timed
+        // run would be flushed to disk during it.
+        config.put("log.dirs", System.getProperty("chsink.kafka.log.dirs", workDir.resolve("data").toString()));
         config.put("offsets.topic.replication.factor", "1");
         config.put("offsets.topic.num.partitions", "5"); // 50 by default: slower startup and recovery for nothing
         config.put("transaction.state.log.replication.factor", "1");
@@ -175,6 +177,18 @@ public final class KafkaBroker extends ChildJvmService {
                     AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
         }
         return admin;
+    }
+
+    /** Deletes a topic (its log files go with it). */
+    public void deleteTopic(String name) {
+        try {
+            admin().deleteTopics(List.of(name)).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot delete topic " + name, e);
+        }
     }
 
     /** Creates a topic (replication factor 1) and waits until every partition has a leader. */
