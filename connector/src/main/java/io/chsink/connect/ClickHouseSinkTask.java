@@ -160,7 +160,9 @@ public class ClickHouseSinkTask extends SinkTask {
         // Sealing and submitting move blocks between buffer and pipeline: the bytes held stay the same.
         long held = buffer.sizeInBytes() + pipeline.inFlightBytes();
         if (held >= config.bufferMaxBytes()) {
-            buffer.sealAll();
+            // At the bound the blocks of tables with no insert running go at once; those of busy tables wait (their
+            // bytes leave with the inserts running, and consumption pauses meanwhile).
+            buffer.sealAll(t -> !pipeline.inserting(t) && !buffer.hasSealed(t));
         }
         submitSealed();
         applyBackpressure(held);

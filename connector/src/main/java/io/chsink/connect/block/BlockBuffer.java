@@ -81,10 +81,13 @@ public final class BlockBuffer {
         }
     }
 
-    /** Seals every open block but those being rebuilt from a recorded composition. */
-    public void sealAll() {
+    /**
+     * Seals every open block but those being rebuilt from a recorded composition, of the tables {@code idle} allows
+     * (a table with blocks queued or in flight gains nothing from one more, smaller block behind them).
+     */
+    public void sealAll(java.util.function.Predicate<TableId> idle) {
         for (BlockKey k : new ArrayList<>(open.keySet())) {
-            if (!open.get(k).isReplay()) {
+            if (!open.get(k).isReplay() && idle.test(k.table())) {
                 seal(k);
             }
         }

@@ -138,7 +138,7 @@ class BlockBufferTest {
         r.replayOf(new BlockManifest(A, new org.apache.kafka.common.TopicPartition("t", 0), 10, 11, 2, 0, "tok"));
         buf.putOpen(r);
         buf.sealDue(10_000);
-        buf.sealAll();
+        buf.sealAll(t -> true);
         assertEquals(r, buf.open(r.key()), "neither time nor memory pressure seals a rebuild");
         assertEquals(-1, buf.millisUntilDue(10_000));
         buf.seal(r.key());
