@@ -101,7 +101,7 @@ public final class SinkConfig extends AbstractConfig {
                     "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks. When "
                             + "reached, the task pauses consumption until inserts complete, so it exceeds the bound "
                             + "by at most one poll's records (the heap behind these bytes is as much plus at most "
-                            + "one 1 MiB chunk per column stream of each block, as buffers grow by chunks). Besides, "
+                            + "one 256 KiB chunk per column stream of each block, as buffers grow by chunks). Besides, "
                             + "the buffers of each table's last inserted block are kept for its next block, at most "
                             + "2 x " + FLUSH_MAX_BYTES + " per task.",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")

@@ -10,7 +10,7 @@ import java.util.Arrays;
 /**
  * A little-endian byte stream in memory: the storage of one Native column stream.
  * <p>
- * It grows by adding chunks (each twice the last, up to {@value #MAX_CHUNK} bytes), never by copying: a block that
+ * It grows by adding chunks (each twice the last, up to {@value #MAX_CHUNK} bytes: never a humongous object for G1), never by copying: a block that
  * ends at tens of megabytes leaves no trail of outgrown arrays behind, and its heap is at most its bytes plus one
  * chunk. {@link #clear()} keeps the chunks for the next block. A fixed-width value never straddles two chunks (the
  * rest of a chunk is left unused instead); byte runs and strings may.
@@ -19,7 +19,8 @@ public final class ByteSink {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    static final int MAX_CHUNK = 1 << 20;
+    /** 256 KiB: below half a G1 region of a heap under 4 GiB (1 MiB regions), so chunks are never humongous. */
+    static final int MAX_CHUNK = 256 << 10;
 
     /** Every chunk allocated so far, in stream order; those after {@link #cur} are empty, kept for reuse. */
     private byte[][] chunks;
