@@ -11,12 +11,15 @@ final class DecimalWriter implements ValueWriter {
     private final int scale;
     private final int width;
     private final BigInteger limit;
+    /** 10^precision as a long, for unscaled values that fit one (precision up to 18). */
+    private final long longLimit;
 
     DecimalWriter(int precision, int scale, int width) {
         this.precision = precision;
         this.scale = scale;
         this.width = width;
         this.limit = BigInteger.TEN.pow(precision);
+        this.longLimit = precision <= 18 ? TemporalWriters.pow10(precision) : Long.MAX_VALUE;
     }
 
     @Override
@@ -62,7 +65,7 @@ final class DecimalWriter implements ValueWriter {
             return false; // NaN, infinite, or too large for the shortcut
         }
         long unscaled = Math.round(scaled);
-        if ((double) unscaled / POW10[scale] != x || (precision < 16 && Math.abs(unscaled) >= LONG_POW10[precision])) {
+        if ((double) unscaled / POW10[scale] != x || Math.abs(unscaled) >= longLimit) {
             return false;
         }
         NumberWriters.put(c, width, unscaled);
@@ -72,9 +75,6 @@ final class DecimalWriter implements ValueWriter {
     private static final double TWO_TO_53 = 9007199254740992.0;
     private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
         1e15};
-    private static final long[] LONG_POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
-        100_000_000L, 1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L, 10_000_000_000_000L,
-        100_000_000_000_000L, 1_000_000_000_000_000L};
 
     private static BigDecimal toBigDecimal(Object v) {
         if (v instanceof BigDecimal) {

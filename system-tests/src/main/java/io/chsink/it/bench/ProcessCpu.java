@@ -76,13 +76,17 @@ final class ProcessCpu {
             return new Sample(-1, -1);
         }
         try {
-            String s = Files.readString(stat, StandardCharsets.ISO_8859_1);
-            // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
-            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            return new Sample(Long.parseLong(f[11]) * NANOS_PER_TICK, Long.parseLong(f[12]) * NANOS_PER_TICK);
+            return parse(Files.readString(stat, StandardCharsets.ISO_8859_1));
         } catch (IOException | RuntimeException e) {
             return new Sample(-1, -1);
         }
+    }
+
+    /** User and system time from the text of a {@code /proc/.../stat} file (of a process or of one thread). */
+    static Sample parse(String stat) {
+        // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return new Sample(Long.parseLong(f[11]) * NANOS_PER_TICK, Long.parseLong(f[12]) * NANOS_PER_TICK);
     }
 
     String describe() {

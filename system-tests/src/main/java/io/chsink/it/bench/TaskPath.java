@@ -136,22 +136,19 @@ final class TaskPath {
 
     /** Bytes allocated so far by the task's insert threads (they live as long as the task). */
     private static long insertThreadBytes(com.sun.management.ThreadMXBean threads) {
-        long total = 0;
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().startsWith("chsink-insert-")) {
-                long b = threads.getThreadAllocatedBytes(t.getId());
-                total += Math.max(0, b);
-            }
-        }
-        return total;
+        return sumOverInsertThreads(threads::getThreadAllocatedBytes);
     }
 
     /** CPU time so far of the task's insert threads (LZ4, HTTP, the server's answer). */
     private static long insertThreadCpu(com.sun.management.ThreadMXBean threads) {
+        return sumOverInsertThreads(threads::getThreadCpuTime);
+    }
+
+    private static long sumOverInsertThreads(java.util.function.LongUnaryOperator perThreadId) {
         long total = 0;
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (t.getName().startsWith("chsink-insert-")) {
-                total += Math.max(0, threads.getThreadCpuTime(t.getId()));
+                total += Math.max(0, perThreadId.applyAsLong(t.getId()));
             }
         }
         return total;

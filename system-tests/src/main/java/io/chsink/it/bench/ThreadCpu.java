@@ -26,10 +26,8 @@ final class ThreadCpu {
             for (Path t : tasks) {
                 try {
                     String comm = Files.readString(t.resolve("comm"), StandardCharsets.ISO_8859_1).trim();
-                    String s = Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1);
-                    String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-                    long nanos = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
-                    out.merge(kindOf(comm), nanos, Long::sum);
+                    ProcessCpu.Sample cpu = ProcessCpu.parse(Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1));
+                    out.merge(kindOf(comm), cpu.userNanos() + cpu.sysNanos(), Long::sum);
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended while we looked
                 }
