@@ -3,6 +3,7 @@ package io.chsink.connect;
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.block.BlockBuffer;
 import io.chsink.connect.block.BlockRecycler;
+import io.chsink.connect.block.BlockSizing;
 import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
@@ -62,8 +63,6 @@ public class ClickHouseSinkTask extends SinkTask {
      * the next (offsets still advance only past verified blocks, in any completion order). exactly_once: one.
      */
     private static final int INSERTS_PER_TABLE = 2;
-    /** Rows a new block's column buffers are first sized for; they grow as needed. */
-    private static final int INITIAL_BLOCK_ROWS = 1024;
 
     private SinkConfig config;
     private Client client;
@@ -239,7 +238,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (mapping == null) {
             return null;
         }
-        block = recycler.newBlock(key, mapping, Math.min(config.flushMaxRows(), INITIAL_BLOCK_ROWS), now);
+        block = recycler.newBlock(key, mapping, BlockSizing.initialRows(config.flushMaxRows()), now);
         buffer.putOpen(block);
         return block;
     }
