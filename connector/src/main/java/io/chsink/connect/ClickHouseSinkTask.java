@@ -1,23 +1,24 @@
 package io.chsink.connect;
 
 import com.clickhouse.client.api.Client;
+import io.chsink.connect.block.Backpressure;
 import io.chsink.connect.block.BlockBuffer;
+import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.BlockRecycler;
 import io.chsink.connect.block.BlockSizing;
-import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
-import io.chsink.connect.exactlyonce.DedupCheck;
-import io.chsink.connect.exactlyonce.ExactlyOnceBlocks;
-import io.chsink.connect.exactlyonce.StateStore;
+import io.chsink.connect.delivery.Deliveries;
+import io.chsink.connect.delivery.Delivery;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.metrics.SinkTaskMetrics;
 import io.chsink.connect.offset.ClosingCommit;
+import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.offset.OffsetTracker;
-import io.chsink.connect.offset.RewindTracker;
+import io.chsink.connect.offset.Rewinds;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.BlockInserter;
@@ -42,14 +43,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes each record to its table's open block, hands full or due blocks to the insert pipeline, and tells
- * Connect to commit an offset only once every row before it is verified in ClickHouse.
+ * The pipeline of one task: each record goes to the block its {@link Delivery} picks, full or due blocks go to the
+ * insert pipeline, verified blocks let their offsets be committed. What differs between delivery guarantees is in
+ * the Delivery; the memory bound is {@link Backpressure}'s; seeking back over dropped blocks is {@link Rewinds}'.
  */
 public class ClickHouseSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkTask.class);
     /** How often a table's columns are re-read, when a new block for it starts. */
     private static final long SCHEMA_RECHECK_MS = 30_000;
-    /** How long a paused task waits between looks at its in-flight inserts. */
+    /** How long a task with blocks waiting or in flight waits between looks at its inserts. */
     private static final long PAUSED_POLL_MS = 50;
     /** A poll that brought nothing for this long means the partitions went quiet: large open blocks go at once. */
     private static final long IDLE_MS = 100;
@@ -58,11 +60,6 @@ public class ClickHouseSinkTask extends SinkTask {
     private static final long CLOSE_WAIT_MS = 30_000;
     private static final long COMMIT_WAIT_MS = 30_000;
     private static final int INSERT_CONCURRENCY = 4;
-    /**
-     * at_least_once: inserts of one table in flight together, so that the server parses one block while it receives
-     * the next (offsets still advance only past verified blocks, in any completion order). exactly_once: one.
-     */
-    private static final int INSERTS_PER_TABLE = 2;
 
     private SinkConfig config;
     private Client client;
@@ -71,14 +68,15 @@ public class ClickHouseSinkTask extends SinkTask {
     private BlockRecycler recycler;
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
-    /** exactly_once only (docs/exactly-once.md); null for at_least_once. */
-    private ExactlyOnceBlocks exactlyOnce;
+    private Delivery delivery;
     private TableMappings tables;
-    private final RewindTracker rewinds = new RewindTracker();
+    private Backpressure backpressure;
+    private Rewinds rewinds;
     private ConnectException fatal;
-    private boolean paused;
     /** When put() last received records. */
     private long lastRecordsMs;
+    /** The time of the batch being appended (a block opened for it starts then). */
+    private long batchMs;
     private SinkTaskMetrics stats;
     private RetryBudget retryBudget;
 
@@ -93,29 +91,28 @@ public class ClickHouseSinkTask extends SinkTask {
         client = ClientFactory.create(config);
         router = new TableRouter(config);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
-        // Spares: about two full blocks' buffers (a block's buffers are its bytes plus a chunk per stream).
-        recycler = new BlockRecycler(2 * config.flushMaxBytes());
+        recycler = new BlockRecycler(BlockSizing.spareBytes(config.flushMaxBytes()));
         String name = props.getOrDefault("name", "task");
         stats = new SinkTaskMetrics(props.getOrDefault("name", "unnamed"), SinkTaskMetrics.taskFromContext());
         stats.register(LOG);
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
-        if (config.exactlyOnce()) {
-            TableId stateTable = new TableId(config.database(), config.exactlyOnceStateTable());
-            exactlyOnce = new ExactlyOnceBlocks(() -> StateStore.open(client, stateTable, name), name);
-        }
+        delivery = Deliveries.create(config, client, buffer, this::openBlock, name);
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
-                exactlyOnce == null ? null : exactlyOnce::record), INSERT_CONCURRENCY,
-                exactlyOnce == null ? INSERTS_PER_TABLE : 1, "chsink-insert-" + name, retry, stats);
+                delivery::beforeAttempt), INSERT_CONCURRENCY, delivery.insertsPerTable(), "chsink-insert-" + name,
+                retry, stats);
+        Consumption consumption = Consumption.of(context);
+        backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
+        rewinds = new Rewinds(consumption);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             reporter = null; // Connect before 2.6
         }
         tables = new TableMappings(new TableSchemaLoader(client), router, config,
-                config.tolerateErrors() && reporter != null, this::checkDeduplicates, SCHEMA_RECHECK_MS);
+                config.tolerateErrors() && reporter != null, delivery::checkTable, SCHEMA_RECHECK_MS);
         LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery", config.url(),
-                config.user(), config.database(), config.deliveryGuarantee().configValue());
+                config.user(), config.database(), delivery.name());
     }
 
     @Override
@@ -125,17 +122,15 @@ public class ClickHouseSinkTask extends SinkTask {
             throw fatal;
         }
         long now = System.currentTimeMillis();
+        batchMs = now;
         if (!records.isEmpty()) {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
         tables.resolve(records, now);
         stats.received(records.size());
-        ExactlyOnceBlocks.BlockOpener opener = null;
-        if (exactlyOnce != null) {
-            exactlyOnce.prepare(records);
-            opener = (key, topic) -> openBlock(key, topic, now);
-        }
-        // Consecutive records mostly come from one topic: its table and open block are looked up once per run.
+        delivery.prepare(records);
+        // Consecutive records mostly come from one topic: its table (and, as the delivery allows, its open block)
+        // are looked up once per run.
         String lastTopic = null;
         TableId table = null;
         TableBlock open = null;
@@ -148,7 +143,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 table = router.tableFor(lastTopic);
                 open = null;
             }
-            open = append(r, table, open, now, opener);
+            open = append(r, table, open);
         }
         if (!records.isEmpty()) {
             lastRecordsMs = now;
@@ -157,39 +152,36 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         buffer.sealDue(now, t -> !pipeline.busy(t) && !buffer.hasSealed(t));
         // Sealing and submitting move blocks between buffer and pipeline: the bytes held stay the same.
-        long held = buffer.sizeInBytes() + pipeline.inFlightBytes();
-        if (held >= config.bufferMaxBytes()) {
+        long held = heldBytes();
+        if (backpressure.atBound(held)) {
             // At the bound the blocks of tables with no insert running go at once; those of busy tables wait (their
             // bytes leave with the inserts running, and consumption pauses meanwhile).
             buffer.sealAll(t -> !pipeline.inserting(t) && !buffer.hasSealed(t));
         }
         submitSealed();
-        applyBackpressure(held);
+        backpressure.apply(held, context.assignment(), delivery.mustComplete(), now, () -> describe(now));
+        pacePolls();
         rewinds.batchDone();
         updateGauges(held);
         stats.maybeLog(LOG, now);
     }
 
     /**
-     * Appends one record to its table's block (or reports it as a bad record); returns the block the next record of
-     * the same topic can go to without a lookup, or null. A method of its own so that the JIT compiles the per-record
-     * work apart from the per-batch work of put().
+     * Appends one record to the block its delivery picks (or reports it as a bad record); returns the block the next
+     * record of the same topic can go to without a lookup, or null. A method of its own so that the JIT compiles
+     * the per-record work apart from the per-batch work of put().
      */
-    private TableBlock append(SinkRecord r, TableId table, TableBlock open, long now,
-            ExactlyOnceBlocks.BlockOpener opener) {
+    private TableBlock append(SinkRecord r, TableId table, TableBlock open) {
         if (r.value() == null) {
             if (config.failOnTombstones()) {
                 reportBadRecord(r, RecordMappingException.tombstone(r, table), table);
             } else {
                 stats.tombstone();
             }
-            if (exactlyOnce != null) {
-                exactlyOnce.after(r, table, buffer);
-            }
+            delivery.skipped(r, table);
             return open;
         }
-        TableBlock block = exactlyOnce != null ? exactlyOnce.blockFor(r, table, buffer, opener)
-                : open != null ? open : openBlock(BlockKey.of(table), r.topic(), now);
+        TableBlock block = delivery.blockFor(r, table, open);
         if (block == null) {
             reportBadRecord(r, MissingTables.report(r, table), table); // only when tolerated: else loading threw
             return null;
@@ -198,66 +190,25 @@ public class ClickHouseSinkTask extends SinkTask {
             block.append(r);
         } catch (RecordMappingException e) {
             reportBadRecord(r, e, table);
-            if (exactlyOnce != null) {
-                exactlyOnce.after(r, table, buffer);
-            }
+            delivery.skipped(r, table);
             return open;
         }
-        if (exactlyOnce != null) {
-            exactlyOnce.after(r, table, buffer);
-            return null;
-        }
-        if (buffer.isFull(block)) {
-            buffer.seal(block.key());
-            return null;
-        }
-        return block;
+        return delivery.appended(r, table, block);
     }
 
-    /** Seeks partitions back so that Connect redelivers their records from the given offsets. */
-    private void rewind(Map<TopicPartition, Long> to, String why) {
-        if (to.isEmpty()) {
-            return;
-        }
-        // Never seek past an earlier rewind whose records have not come back yet (two blocks of a table in flight
-        // can fail one after the other: the second must not skip the first one's records).
-        Map<TopicPartition, Long> seek = new HashMap<>(to);
-        rewinds.pending().forEach((tp, from) -> seek.computeIfPresent(tp, (k, v) -> Math.min(v, from)));
-        LOG.info("Rewinding {} to re-read records: {}", seek, why);
-        context.offset(seek);
-        rewinds.requested(seek);
-    }
-
-    private TableBlock openBlock(BlockKey key, String topic, long now) {
-        TableId table = key.table();
+    /** The key's open block, or a new one for the table's current mapping; null when the table is missing. */
+    private TableBlock openBlock(BlockKey key, String topic) {
         TableBlock block = buffer.open(key);
         if (block != null) {
             return block;
         }
-        TableMapping mapping = tables.forNewBlock(table, topic, now);
+        TableMapping mapping = tables.forNewBlock(key.table(), topic, batchMs);
         if (mapping == null) {
             return null;
         }
-        block = recycler.newBlock(key, mapping, BlockSizing.initialRows(config.flushMaxRows()), now);
+        block = recycler.newBlock(key, mapping, BlockSizing.initialRows(config.flushMaxRows()), batchMs);
         buffer.putOpen(block);
         return block;
-    }
-
-    /** exactly_once: a table that keeps no insert tokens would take a replayed block twice. */
-    private void checkDeduplicates(TableId table) {
-        if (exactlyOnce == null) {
-            return;
-        }
-        String problem;
-        try {
-            problem = DedupCheck.problem(client, table);
-        } catch (RuntimeException e) {
-            throw new org.apache.kafka.connect.errors.RetriableException("Could not read the engine settings of "
-                    + table + ": " + e.getMessage(), e);
-        }
-        if (problem != null) {
-            throw new ConnectException(problem);
-        }
     }
 
     private void reportBadRecord(SinkRecord r, RecordMappingException e, TableId table) {
@@ -274,9 +225,7 @@ public class ClickHouseSinkTask extends SinkTask {
         List<TableBlock> taken;
         while (!(taken = buffer.takeSealed(t -> !pipeline.busy(t))).isEmpty()) {
             for (TableBlock b : taken) {
-                if (exactlyOnce != null) {
-                    exactlyOnce.beforeSubmit(b);
-                }
+                delivery.beforeSubmit(b);
                 pipeline.submit(b);
             }
         }
@@ -285,11 +234,10 @@ public class ClickHouseSinkTask extends SinkTask {
     private void collectCompletions() {
         boolean verified = false;
         for (InsertPipeline.Completion c : pipeline.drain()) {
+            backpressure.progressed(System.currentTimeMillis());
             if (c.failure == null) {
                 verified = true;
-                if (exactlyOnce != null) {
-                    exactlyOnce.verified(c.block);
-                }
+                delivery.verified(c.block);
                 stats.inserted(c.block);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
                 recycler.offer(c.block);
@@ -313,32 +261,21 @@ public class ClickHouseSinkTask extends SinkTask {
      */
     private void replayWithNewColumns(TableBlock failed, String reason) {
         tables.forget(failed.table());
-        Map<TopicPartition, Long> to = new HashMap<>();
         List<TableBlock> dropped = new ArrayList<>(buffer.clear(failed.table()));
         dropped.add(failed);
-        for (TableBlock b : dropped) {
-            for (Map.Entry<TopicPartition, long[]> e : b.offsetRanges().entrySet()) {
-                to.merge(e.getKey(), e.getValue()[0], Math::min);
-            }
-        }
-        rewind(to, "table " + failed.table() + " changed while a block was on its way (" + reason + ")");
+        rewinds.rewind(dropped, tp -> true, "table " + failed.table() + " changed while a block was on its way ("
+                + reason + ")");
     }
 
-    /** Pauses consumption while the task holds buffer.max.bytes or more; keeps put() coming while blocks wait. */
-    private void applyBackpressure(long held) {
-        Set<TopicPartition> assigned = context.assignment();
-        if (!paused && held >= config.bufferMaxBytes()) {
-            paused = true;
-            context.pause(assigned.toArray(new TopicPartition[0]));
-            LOG.info("Holding {} bytes (buffer.max.bytes={}): consumption paused until inserts complete", held,
-                    config.bufferMaxBytes());
-        } else if (paused && held < config.bufferMaxBytes()) {
-            paused = false;
-            context.resume(assigned.toArray(new TopicPartition[0]));
-            LOG.info("Consumption resumed at {} bytes held", held);
-        }
+    /** Bytes held in open, queued and in-flight blocks: what buffer.max.bytes bounds. */
+    private long heldBytes() {
+        return buffer.sizeInBytes() + pipeline.inFlightBytes();
+    }
+
+    /** How long Connect's next poll may wait for records: long enough to batch, short enough to look at inserts. */
+    private void pacePolls() {
         long wait = buffer.millisUntilDue(System.currentTimeMillis());
-        if (paused || buffer.hasSealed() || !pipeline.isEmpty()) {
+        if (backpressure.isPaused() || buffer.hasSealed() || !pipeline.isEmpty()) {
             // Due blocks left open wait for their table's insert: look again soon, not at once.
             wait = wait <= 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
         } else if (buffer.hasLargeOpen()) {
@@ -348,6 +285,23 @@ public class ClickHouseSinkTask extends SinkTask {
         if (wait >= 0) {
             context.timeout(Math.max(1, wait));
         }
+    }
+
+    /** What the task holds, for the WARN of a stalled task. */
+    private String describe(long now) {
+        int open = 0;
+        long openBytes = 0;
+        for (TableBlock b : buffer.blocks()) {
+            open++;
+            openBytes += b.sizeInBytes();
+        }
+        InsertPipeline.Failing failing = pipeline.failing();
+        String d = delivery.describe(now);
+        return open + " blocks open or queued (" + openBytes + " bytes), " + pipeline.inFlightBlocks().size()
+                + " inserts in flight (" + pipeline.inFlightBytes() + " bytes)"
+                + (failing == null ? "" : ", failing for " + (now - failing.sinceMs) / 1000 + " s: "
+                        + failing.last.message())
+                + (d.isEmpty() ? "" : "; " + d);
     }
 
     /** Publishes what the task holds to the metrics (the MBeans are read on other threads). */
@@ -377,7 +331,7 @@ public class ClickHouseSinkTask extends SinkTask {
             // The failed block's rows are not in the buffer any more: never commit past them.
             return new HashMap<>();
         }
-        updateGauges(buffer.sizeInBytes() + pipeline.inFlightBytes());
+        updateGauges(heldBytes());
         List<TableBlock> pending = new ArrayList<>(buffer.blocks());
         pending.addAll(pipeline.inFlightBlocks());
         return OffsetTracker.committable(currentOffsets, pending, rewinds.pending());
@@ -387,8 +341,8 @@ public class ClickHouseSinkTask extends SinkTask {
      * Connect asks for offsets (this preCommit) before it closes revoked partitions, and commits nothing after
      * close(): an insert still in flight then would land with its offsets uncommitted, and the partition's next
      * owner would insert its rows again. So a closing commit ({@link ClosingCommit}) first lets the inserts in flight
-     * finish (one per table, at most {@value #COMMIT_WAIT_MS} ms), unless one is failing: during an outage the commit
-     * goes on without them. Ordinary commits never wait: the task goes on encoding while blocks are inserted.
+     * finish (at most {@value #COMMIT_WAIT_MS} ms), unless one is failing: during an outage the commit goes on
+     * without them. Ordinary commits never wait: the task goes on encoding while blocks are inserted.
      */
     private void awaitInsertsBeforeClose() {
         if (pipeline.isEmpty() || pipeline.failing() != null) {
@@ -404,9 +358,7 @@ public class ClickHouseSinkTask extends SinkTask {
 
     @Override
     public void open(Collection<TopicPartition> partitions) {
-        if (paused) {
-            context.pause(partitions.toArray(new TopicPartition[0]));
-        }
+        backpressure.opened(partitions);
     }
 
     /**
@@ -427,19 +379,12 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         collectCompletions();
         Set<TopicPartition> revoked = new HashSet<>(partitions);
-        Map<TopicPartition, Long> rewind = new HashMap<>();
-        for (TableBlock b : buffer.clear()) {
-            for (Map.Entry<TopicPartition, long[]> e : b.offsetRanges().entrySet()) {
-                if (!revoked.contains(e.getKey())) {
-                    rewind.merge(e.getKey(), e.getValue()[0], Math::min);
-                }
-            }
-        }
+        Collection<TableBlock> dropped = buffer.clear();
         rewinds.revoked(revoked);
-        if (exactlyOnce != null) {
-            exactlyOnce.revoked(revoked);
-        }
-        rewind(rewind, "their blocks were dropped when partitions " + partitions + " were revoked");
+        delivery.revoked(revoked);
+        backpressure.revoked(revoked);
+        rewinds.rewind(dropped, tp -> !revoked.contains(tp), "their blocks were dropped when partitions "
+                + partitions + " were revoked");
         rewinds.batchDone();
     }
 

@@ -7,7 +7,7 @@ import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
-import io.chsink.connect.schema.TableSchemaLoader;
+import io.chsink.connect.schema.TableSchemaSource;
 import io.chsink.connect.writer.InsertFailure;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 final class TableMappings {
     private static final Logger LOG = LoggerFactory.getLogger(TableMappings.class);
 
-    private final TableSchemaLoader loader;
+    private final TableSchemaSource loader;
     private final TableRouter router;
     private final SinkConfig config;
     private final boolean reportMissing;
@@ -44,7 +44,7 @@ final class TableMappings {
      *     reporter) instead of failing the task
      * @param firstLoadCheck runs when a table is first read (exactly_once: the deduplication window check); may throw
      */
-    TableMappings(TableSchemaLoader loader, TableRouter router, SinkConfig config, boolean reportMissing,
+    TableMappings(TableSchemaSource loader, TableRouter router, SinkConfig config, boolean reportMissing,
             Consumer<TableId> firstLoadCheck, long recheckMs) {
         this.loader = loader;
         this.router = router;
@@ -68,7 +68,7 @@ final class TableMappings {
             lastTopic = r.topic();
             TableId table = router.tableFor(lastTopic);
             if (!mappings.containsKey(table) && missing.due(table, now)) {
-                load(table, lastTopic, null);
+                load(table, lastTopic, null, now);
                 loadedAt.put(table, now);
             }
         }
@@ -86,7 +86,7 @@ final class TableMappings {
         if (mapping == null && !missing.due(table, now)) {
             return null;
         }
-        mapping = load(table, topic, mapping);
+        mapping = load(table, topic, mapping, now);
         loadedAt.put(table, now);
         return mapping;
     }
@@ -106,7 +106,7 @@ final class TableMappings {
         }
     }
 
-    private TableMapping load(TableId table, String topic, TableMapping current) {
+    private TableMapping load(TableId table, String topic, TableMapping current, long now) {
         TableSchema schema;
         try {
             schema = loader.load(table);
@@ -125,7 +125,7 @@ final class TableMappings {
         if (schema == null && reportMissing) {
             LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
             mappings.remove(table);
-            missing.missing(table, System.currentTimeMillis());
+            missing.missing(table, now);
             return null;
         }
         missing.found(table);

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>All values travel as query parameters; the table name is quoted.
  */
-public final class StateStore {
+public final class StateStore implements RecordedBlocks {
     private static final Logger LOG = LoggerFactory.getLogger(StateStore.class);
     private static final long TIMEOUT_S = 60;
     private static final String COLUMNS = "connector String, topic String, partition Int32, first_offset Int64, "
@@ -89,6 +89,7 @@ public final class StateStore {
     }
 
     /** Writes the manifest; returns when the server has acknowledged it. */
+    @Override
     public void record(BlockManifest m) {
         Map<String, Object> p = new HashMap<>();
         p.put("connector", connector);
@@ -116,6 +117,7 @@ public final class StateStore {
      * The recorded blocks of a partition whose range ends at or after {@code fromOffset} (the first offset
      * redelivered), in offset order: the ones that may not be committed yet.
      */
+    @Override
     public List<BlockManifest> load(TopicPartition tp, long fromOffset) {
         Map<String, Object> p = new HashMap<>();
         p.put("connector", connector);

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads a table's columns from {@code system.columns} (query parameters, never string-built SQL). */
-public final class TableSchemaLoader {
+public final class TableSchemaLoader implements TableSchemaSource {
     private static final String COLUMNS_SQL = "SELECT name, type, default_kind FROM system.columns "
             + "WHERE database = {db:String} AND table = {tbl:String} ORDER BY position";
 
@@ -18,7 +18,7 @@ public final class TableSchemaLoader {
         this.client = client;
     }
 
-    /** The table's schema, or null when the table does not exist. */
+    @Override
     public TableSchema load(TableId table) {
         Map<String, Object> params = new HashMap<>();
         params.put("db", table.database());

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * with a manifest (exactly_once) carries its recorded deduplication token; as a deduplicated insert still reports
  * its rows as written, the summary proves the insert was accepted, not that these rows are new.
  */
-public final class BlockInserter {
+public final class BlockInserter implements Inserter {
     private final Client client;
     private final Map<String, String> settings;
     private final long timeoutMs;
@@ -36,7 +36,7 @@ public final class BlockInserter {
         this.beforeInsert = beforeInsert;
     }
 
-    /** Inserts and verifies the block; returns the rows the server reported written. */
+    @Override
     public long insert(TableBlock block) throws Exception {
         InsertSettings s = new InsertSettings();
         s.compressClientRequest(true);

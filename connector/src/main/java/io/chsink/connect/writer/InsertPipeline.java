@@ -23,7 +23,7 @@ import org.slf4j.MDC;
  * exactly_once needs) and at most {@code concurrency} in all. Retriable failures are retried in place with
  * exponential backoff and jitter; a permanent failure completes the block as failed.
  *
- * <p>Only the task thread calls this class; worker threads only run {@link BlockInserter#insert}.
+ * <p>Only the task thread calls this class; worker threads only run {@link Inserter#insert}.
  */
 public final class InsertPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InsertPipeline.class);
@@ -43,7 +43,7 @@ public final class InsertPipeline implements AutoCloseable {
         }
     }
 
-    private final BlockInserter inserter;
+    private final Inserter inserter;
     private final ExecutorService executor;
     private final Map<TableId, List<InFlight>> inFlight = new HashMap<>();
     private final int perTable;
@@ -77,11 +77,11 @@ public final class InsertPipeline implements AutoCloseable {
         }
     }
 
-    public InsertPipeline(BlockInserter inserter, int concurrency, String threadName) {
+    public InsertPipeline(Inserter inserter, int concurrency, String threadName) {
         this(inserter, concurrency, 1, threadName, new RetryPolicy(200, Long.MAX_VALUE), InsertListener.NONE);
     }
 
-    public InsertPipeline(BlockInserter inserter, int concurrency, int perTable, String threadName, RetryPolicy retry,
+    public InsertPipeline(Inserter inserter, int concurrency, int perTable, String threadName, RetryPolicy retry,
             InsertListener listener) {
         this.inserter = inserter;
         this.perTable = perTable;

@@ -4,12 +4,17 @@ import io.chsink.connect.block.BlockBuffer;
 import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.BlockManifest;
 import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.config.DeliveryGuarantee;
+import io.chsink.connect.delivery.BlockOpener;
+import io.chsink.connect.delivery.Delivery;
 import io.chsink.connect.schema.TableId;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -17,46 +22,68 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The task's side of the exactly_once protocol (docs/exactly-once.md): blocks hold one partition's records; a
- * block's composition and token are recorded before its insert; a partition's recorded blocks that may not be
- * committed are rebuilt from the redelivered records, with the same rows in the same order and the same token,
- * before any new block of that partition.
- *
- * <p>The task thread calls everything but {@link #record}, which the insert thread calls before each attempt.
+ * exactly_once (docs/exactly-once.md): blocks hold one partition's records; a block's composition and token are
+ * recorded before its insert; a partition's recorded blocks that may not be committed are rebuilt from the
+ * redelivered records, with the same rows in the same order and the same token, before any new block of that
+ * partition. A rebuild is sealed only by its owner, when its offset range is complete, never by time, size or
+ * memory pressure: {@link #mustComplete()} names the partitions whose consumption must go on until then.
  */
-public final class ExactlyOnceBlocks {
-    private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceBlocks.class);
+public final class ExactlyOnceDelivery implements Delivery {
+    private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceDelivery.class);
 
-    /**
-     * Opens (and puts in the buffer) a new block for a key: the task's job, it owns the table mappings. Null when
-     * the table does not exist and errors are tolerated.
-     */
-    public interface BlockOpener {
-        TableBlock open(BlockKey key, String topic);
+    /** A rebuild in progress: the block's key, when it began and when its partition last gave it a record. */
+    private static final class Rebuild {
+        final BlockKey key;
+        final long startedMs;
+        long lastRecordMs;
+
+        Rebuild(BlockKey key, long nowMs) {
+            this.key = key;
+            this.startedMs = nowMs;
+            this.lastRecordMs = nowMs;
+        }
     }
 
-    private final java.util.function.Supplier<StateStore> opener;
-    private StateStore store;
+    private final BlockBuffer buffer;
+    private final BlockOpener opener;
+    private final Supplier<? extends RecordedBlocks> storeOpener;
+    private final Consumer<TableId> tableCheck;
     private final String connector;
+    private volatile RecordedBlocks store;
     private final ReplayPlanner planner = new ReplayPlanner();
-    /** Per partition, the key of the block being rebuilt, if any. */
-    private final Map<TopicPartition, BlockKey> rebuilding = new HashMap<>();
+    /** Per partition, the rebuild in progress, in the order they began. */
+    private final Map<TopicPartition, Rebuild> rebuilding = new LinkedHashMap<>();
     private TopicPartition lastTp;
 
-    /** @param store opens the state table (creating it if needed) on first use, so a task starts while ClickHouse is down */
-    public ExactlyOnceBlocks(java.util.function.Supplier<StateStore> store, String connector) {
-        this.opener = store;
+    /**
+     * @param store opens the state table (creating it if needed) on first use, so a task starts while ClickHouse is
+     *     down
+     * @param tableCheck refuses a table that does not deduplicate inserts (throws)
+     */
+    public ExactlyOnceDelivery(BlockBuffer buffer, BlockOpener opener, Supplier<? extends RecordedBlocks> store,
+            Consumer<TableId> tableCheck, String connector) {
+        this.buffer = buffer;
+        this.opener = opener;
+        this.storeOpener = store;
+        this.tableCheck = tableCheck;
         this.connector = connector;
     }
 
-    private synchronized StateStore store() {
-        if (store == null) {
-            store = opener.get();
+    private RecordedBlocks store() {
+        RecordedBlocks s = store;
+        if (s == null) {
+            synchronized (this) {
+                if (store == null) {
+                    store = storeOpener.get();
+                }
+                s = store;
+            }
         }
-        return store;
+        return s;
     }
 
     /** Loads the recorded blocks of partitions whose first record since the task got them is in this batch. */
+    @Override
     public void prepare(Collection<SinkRecord> records) {
         Map<TopicPartition, SinkRecord> firsts = new LinkedHashMap<>();
         for (SinkRecord r : records) {
@@ -86,28 +113,31 @@ public final class ExactlyOnceBlocks {
     }
 
     /**
-     * The block a record goes to: the rebuild of the recorded block holding its offset, or the partition's open
-     * new block. Seals what the record ends: a rebuild whose range it has passed (records are missing: compacted
-     * away or now dead-lettered), or a new block that a recorded one must follow.
+     * The rebuild of the recorded block holding the record's offset, or the partition's open new block. Seals what
+     * the record ends: a rebuild whose range it has passed (records are missing: compacted away or now
+     * dead-lettered), or a new block that a recorded one must follow.
      */
-    public TableBlock blockFor(SinkRecord r, TableId routed, BlockBuffer buffer, BlockOpener opener) {
+    @Override
+    public TableBlock blockFor(SinkRecord r, TableId routed, TableBlock cached) {
         TopicPartition tp = partitionOf(r);
         BlockManifest m = planner.blockOf(tp, r.kafkaOffset());
-        BlockKey prevKey = rebuilding.get(tp);
-        if (prevKey != null) {
-            TableBlock prev = buffer.open(prevKey);
-            if (prev == null || prev.manifest() != m) {
-                if (prev != null && prev.isReplay()) {
-                    sealRebuilt(buffer, prev, "offset " + r.kafkaOffset() + " is past it");
+        Rebuild prev = rebuilding.get(tp);
+        if (prev != null) {
+            TableBlock b = buffer.open(prev.key);
+            if (b == null || b.manifest() != m) {
+                if (b != null && b.isReplay()) {
+                    sealRebuilt(b, "offset " + r.kafkaOffset() + " is past it");
                 }
                 rebuilding.remove(tp);
+            } else {
+                prev.lastRecordMs = System.currentTimeMillis();
             }
         }
         BlockKey key = BlockKey.of(m != null ? m.table() : routed, tp);
         TableBlock b = buffer.open(key);
         if (b != null && b.manifest() != m) {
             if (b.isReplay()) {
-                sealRebuilt(buffer, b, "offset " + r.kafkaOffset() + " is past it");
+                sealRebuilt(b, "offset " + r.kafkaOffset() + " is past it");
             } else {
                 buffer.seal(key); // a new block ends where a recorded one begins
             }
@@ -120,7 +150,7 @@ public final class ExactlyOnceBlocks {
             }
             if (m != null) {
                 b.replayOf(m);
-                rebuilding.put(tp, key);
+                rebuilding.put(tp, new Rebuild(key, System.currentTimeMillis()));
                 if (!m.table().equals(routed)) {
                     LOG.warn("Rebuilding {} into {} where it was recorded, though {} routes there now", m, m.table(),
                             routed);
@@ -130,15 +160,27 @@ public final class ExactlyOnceBlocks {
         return b;
     }
 
+    /** Every record is looked up again: its partition's recorded ranges decide its block. */
+    @Override
+    public TableBlock appended(SinkRecord r, TableId routed, TableBlock block) {
+        completed(r, routed);
+        return null;
+    }
+
+    @Override
+    public void skipped(SinkRecord r, TableId routed) {
+        completed(r, routed);
+    }
+
     /** After a record was appended, dead-lettered or skipped: seals a rebuild it completes, or a full new block. */
-    public void after(SinkRecord r, TableId routed, BlockBuffer buffer) {
+    private void completed(SinkRecord r, TableId routed) {
         TopicPartition tp = partitionOf(r);
         BlockManifest m = planner.blockOf(tp, r.kafkaOffset());
         if (m != null) {
             BlockKey key = BlockKey.of(m.table(), tp);
             TableBlock b = buffer.open(key);
             if (b != null && b.isReplay() && r.kafkaOffset() >= m.lastOffset()) {
-                sealRebuilt(buffer, b, null);
+                sealRebuilt(b, null);
                 rebuilding.remove(tp);
             }
             return;
@@ -150,7 +192,7 @@ public final class ExactlyOnceBlocks {
         }
     }
 
-    private static void sealRebuilt(BlockBuffer buffer, TableBlock b, String early) {
+    private void sealRebuilt(TableBlock b, String early) {
         BlockManifest m = b.manifest();
         if (b.rows() != m.rows() || early != null) {
             LOG.warn("Rebuilt {} holds {} of its {} recorded rows{}: records of its range were not redelivered "
@@ -164,6 +206,7 @@ public final class ExactlyOnceBlocks {
     }
 
     /** A sealed block is about to be submitted: its composition and token are fixed now (new blocks). */
+    @Override
     public void beforeSubmit(TableBlock b) {
         if (b.manifest() == null) {
             b.manifest(BlockManifest.of(connector, b));
@@ -172,7 +215,8 @@ public final class ExactlyOnceBlocks {
     }
 
     /** Insert thread, before each attempt: makes the block's composition durable unless it already is. */
-    public void record(TableBlock b) {
+    @Override
+    public void beforeAttempt(TableBlock b) {
         BlockManifest m = b.manifest();
         if (m != null && !m.isRecorded()) {
             store().record(m);
@@ -180,15 +224,61 @@ public final class ExactlyOnceBlocks {
         }
     }
 
+    @Override
     public void verified(TableBlock b) {
         if (b.manifest() != null) {
             planner.verified(b.manifest());
         }
     }
 
+    @Override
     public void revoked(Collection<TopicPartition> partitions) {
         planner.revoked(partitions);
         rebuilding.keySet().removeAll(partitions);
+    }
+
+    /** One insert per table: a partition's blocks land in order (docs/exactly-once.md, I5). */
+    @Override
+    public int insertsPerTable() {
+        return 1;
+    }
+
+    @Override
+    public void checkTable(TableId table) {
+        tableCheck.accept(table);
+    }
+
+    @Override
+    public List<TopicPartition> mustComplete() {
+        return rebuilding.isEmpty() ? List.of() : new ArrayList<>(rebuilding.keySet());
+    }
+
+    @Override
+    public String describe(long nowMs) {
+        if (rebuilding.isEmpty()) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder("rebuilding ");
+        String sep = "";
+        for (Map.Entry<TopicPartition, Rebuild> e : rebuilding.entrySet()) {
+            TableBlock b = buffer.open(e.getValue().key);
+            if (b == null) {
+                continue;
+            }
+            BlockManifest m = b.manifest();
+            s.append(sep).append(e.getKey()).append(" [").append(m.firstOffset()).append("..")
+                    .append(m.lastOffset()).append("] ").append(b.rows()).append('/').append(m.rows())
+                    .append(" rows, ").append(b.sizeInBytes()).append(" bytes, for ")
+                    .append((nowMs - e.getValue().startedMs) / 1000).append(" s, last record ")
+                    .append((nowMs - e.getValue().lastRecordMs) / 1000).append(" s ago");
+            sep = "; ";
+        }
+        return s.toString();
+    }
+
+    @Override
+    public String name() {
+        return DeliveryGuarantee.EXACTLY_ONCE.configValue();
     }
 
     private TopicPartition partitionOf(SinkRecord r) {

@@ -1,0 +1,69 @@
+package io.chsink.connect.delivery;
+
+import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.schema.TableId;
+import java.util.Collection;
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The delivery guarantee, chosen once when the task starts ({@link Deliveries#create}): which block a record goes
+ * to, what happens when blocks are sealed, submitted, attempted, verified and revoked, and which blocks the task
+ * may not drop. The task calls every method unconditionally, in this order for a batch: {@link #prepare}, then per
+ * record {@link #blockFor} and {@link #appended} (or {@link #skipped}); for each block taken from the buffer
+ * {@link #beforeSubmit}; on the insert thread {@link #beforeAttempt}; once inserted {@link #verified}.
+ *
+ * <p>Implementations: {@link AtLeastOnceDelivery} (blocks span the partitions of a table) and
+ * {@link io.chsink.connect.exactlyonce.ExactlyOnceDelivery} (one-partition blocks, recorded before insert,
+ * rebuilt after a restart). Everything but {@link #beforeAttempt} runs on the task thread.
+ */
+public interface Delivery {
+    /** Before the records of a batch are appended (exactly_once: loads the recorded blocks of new partitions). */
+    void prepare(Collection<SinkRecord> records);
+
+    /**
+     * The block a record goes to. {@code cached} is the block the previous record of the same topic went to, as
+     * {@link #appended} returned it, or null. Null when the table does not exist (the record is reported).
+     */
+    TableBlock blockFor(SinkRecord r, TableId routed, TableBlock cached);
+
+    /**
+     * The record was appended to {@code block}: seals what it completes. Returns the block the next record of the
+     * same topic may go to without a lookup, or null.
+     */
+    TableBlock appended(SinkRecord r, TableId routed, TableBlock block);
+
+    /** The record was not appended (a tombstone, or dead-lettered): seals what it completes. */
+    void skipped(SinkRecord r, TableId routed);
+
+    /** A sealed block leaves the buffer for its insert. */
+    void beforeSubmit(TableBlock b);
+
+    /** Insert thread, before each attempt of the block's insert (exactly_once: its composition is made durable). */
+    void beforeAttempt(TableBlock b) throws Exception;
+
+    /** The block's insert is verified. */
+    void verified(TableBlock b);
+
+    /** The partitions are revoked; their blocks have been dropped from the buffer. */
+    void revoked(Collection<TopicPartition> partitions);
+
+    /** How many inserts into one table may be in flight together. */
+    int insertsPerTable();
+
+    /** Checks a table the first time the task reads its columns; throws when it cannot take this delivery. */
+    void checkTable(TableId table);
+
+    /**
+     * The partitions whose records are being collected into a block that must be completed before anything else of
+     * theirs (exactly_once rebuilds), oldest first: consumption of these may not stop, or the block never completes.
+     */
+    List<TopicPartition> mustComplete();
+
+    /** What the task holds that only this delivery knows about, for a log line (empty when nothing). */
+    String describe(long nowMs);
+
+    /** The delivery's name in delivery.guarantee. */
+    String name();
+}

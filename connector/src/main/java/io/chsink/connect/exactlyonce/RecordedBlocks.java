@@ -1,0 +1,17 @@
+package io.chsink.connect.exactlyonce;
+
+import io.chsink.connect.block.BlockManifest;
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+
+/** The durable record of block compositions that exactly_once relies on ({@link StateStore} is the real one). */
+public interface RecordedBlocks {
+    /**
+     * The recorded blocks of a partition whose range ends at or after {@code fromOffset} (the first offset
+     * redelivered), in offset order: the ones that may not be committed yet.
+     */
+    List<BlockManifest> load(TopicPartition tp, long fromOffset);
+
+    /** Writes the manifest; returns when it is durable. */
+    void record(BlockManifest m);
+}

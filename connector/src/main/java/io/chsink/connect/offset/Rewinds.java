@@ -1,0 +1,69 @@
+package io.chsink.connect.offset;
+
+import io.chsink.connect.block.TableBlock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seeks partitions back when the task drops blocks (a table changed under them, or partitions revoked while the
+ * task keeps others), so that Connect redelivers their records; and skips, until then, the records of the batch
+ * being processed that will come again ({@link RewindTracker}).
+ */
+public final class Rewinds {
+    private static final Logger LOG = LoggerFactory.getLogger(Rewinds.class);
+
+    private final Consumption context;
+    private final RewindTracker tracker = new RewindTracker();
+
+    public Rewinds(Consumption context) {
+        this.context = context;
+    }
+
+    /** Whether a record of the current batch will come again after a seek asked for: skip it. */
+    public boolean skip(SinkRecord r) {
+        return tracker.skip(r);
+    }
+
+    /**
+     * Seeks the partitions of the dropped blocks that {@code keep} allows back to the first offset of their records.
+     * Never seeks past an earlier rewind whose records have not come back yet (two blocks of a table in flight can
+     * fail one after the other: the second must not skip the first one's records).
+     */
+    public void rewind(Collection<TableBlock> dropped, Predicate<TopicPartition> keep, String why) {
+        Map<TopicPartition, Long> seek = new HashMap<>();
+        for (TableBlock b : dropped) {
+            for (Map.Entry<TopicPartition, long[]> e : b.offsetRanges().entrySet()) {
+                if (keep.test(e.getKey())) {
+                    seek.merge(e.getKey(), e.getValue()[0], Math::min);
+                }
+            }
+        }
+        if (seek.isEmpty()) {
+            return;
+        }
+        tracker.pending().forEach((tp, from) -> seek.computeIfPresent(tp, (k, v) -> Math.min(v, from)));
+        LOG.info("Rewinding {} to re-read records: {}", seek, why);
+        context.seek(seek);
+        tracker.requested(seek);
+    }
+
+    /** The current batch is done: later batches come after Connect's seek. */
+    public void batchDone() {
+        tracker.batchDone();
+    }
+
+    public void revoked(Collection<TopicPartition> partitions) {
+        tracker.revoked(partitions);
+    }
+
+    /** Per rewound partition, the first offset that is not back in a block yet: nothing from it is committable. */
+    public Map<TopicPartition, Long> pending() {
+        return tracker.pending();
+    }
+}

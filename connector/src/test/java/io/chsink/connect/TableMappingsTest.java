@@ -1,0 +1,103 @@
+package io.chsink.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.connect.config.SinkConfig;
+import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.schema.ClickHouseType;
+import io.chsink.connect.schema.TableColumn;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.schema.TableSchema;
+import io.chsink.connect.schema.TableSchemaSource;
+import io.chsink.connect.testing.TestTables;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.junit.jupiter.api.Test;
+
+/** A task's table mappings over a schema source of our own (what system.columns would answer). */
+class TableMappingsTest {
+    private static final TableId EVENTS = new TableId("default", "events");
+
+    private final Map<TableId, TableSchema> tables = new HashMap<>();
+    private RuntimeException unreadable;
+    private int reads;
+    private final List<TableId> checked = new ArrayList<>();
+    private final TableSchemaSource source = t -> {
+        reads++;
+        if (unreadable != null) {
+            throw unreadable;
+        }
+        return tables.get(t);
+    };
+
+    private TableMappings mappings(boolean reportMissing) {
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        SinkConfig config = new SinkConfig(p);
+        return new TableMappings(source, new TableRouter(config), config, reportMissing, checked::add, 30_000);
+    }
+
+    @Test
+    void aTableIsReadAndCheckedOnceThenReReadAtMostEveryRecheckInterval() {
+        tables.put(EVENTS, TestTables.schema(EVENTS));
+        TableMappings m = mappings(false);
+        m.resolve(List.of(TestTables.record("events", 0, 0), TestTables.record("events", 1, 0)), 0);
+        assertEquals(1, reads);
+        assertEquals(List.of(EVENTS), checked);
+        TableMapping first = m.forNewBlock(EVENTS, "events", 1000);
+        assertEquals(1, reads, "within the recheck interval: no read");
+        assertSame(first, m.forNewBlock(EVENTS, "events", 31_000), "re-read, same columns: same mapping");
+        assertEquals(2, reads);
+        tables.put(EVENTS, new TableSchema(EVENTS, List.of(
+                new TableColumn("x", ClickHouseType.parse("Int64"), TableColumn.DefaultKind.NONE),
+                new TableColumn("y", ClickHouseType.parse("String"), TableColumn.DefaultKind.NONE))));
+        assertTrue(m.changedSince(EVENTS, first));
+        TableMapping second = m.forNewBlock(EVENTS, "events", 62_000);
+        assertNotSame(first, second);
+        assertEquals(2, second.schema().columns().size());
+        assertEquals(1, checked.size(), "the delivery's check runs at the first read only");
+        assertFalse(m.changedSince(EVENTS, second));
+    }
+
+    @Test
+    void aMissingTableFailsTheTaskUnlessBadRecordsAreReported() {
+        ConnectException e = assertThrows(ConnectException.class,
+                () -> mappings(false).resolve(List.of(TestTables.record("events", 0, 0)), 0));
+        assertTrue(e.getMessage().contains("`default`.`events`"), e.getMessage());
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        TableMappings tolerant = mappings(true);
+        tolerant.resolve(List.of(TestTables.record("events", 0, 0)), 0);
+        assertNull(tolerant.forNewBlock(EVENTS, "events", 10), "missing: records go to the reporter");
+        int before = reads;
+        assertNull(tolerant.forNewBlock(EVENTS, "events", 20));
+        assertEquals(before, reads, "a missing table is not re-read at every record");
+        tables.put(EVENTS, TestTables.schema(EVENTS));
+        assertEquals(1, tolerant.forNewBlock(EVENTS, "events", 40_000).schema().columns().size(),
+                "created meanwhile: found at the next recheck");
+    }
+
+    @Test
+    void anUnreadableTableIsRetriableUntilItsColumnsAreKnown() {
+        unreadable = new IllegalStateException("x", new IOException("connection refused"));
+        TableMappings m = mappings(false);
+        assertThrows(RetriableException.class, () -> m.resolve(List.of(TestTables.record("events", 0, 0)), 0));
+        unreadable = null;
+        tables.put(EVENTS, TestTables.schema(EVENTS));
+        m.resolve(List.of(TestTables.record("events", 0, 0)), 0);
+        TableMapping known = m.forNewBlock(EVENTS, "events", 0);
+        unreadable = new IllegalStateException("x", new IOException("connection refused"));
+        assertSame(known, m.forNewBlock(EVENTS, "events", 40_000), "known columns are kept during an outage");
+    }
+}

@@ -1,0 +1,220 @@
+package io.chsink.connect.exactlyonce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.connect.block.BlockBuffer;
+import io.chsink.connect.block.BlockKey;
+import io.chsink.connect.block.BlockManifest;
+import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.delivery.BlockOpener;
+import io.chsink.connect.mapping.RecordMappingException;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.testing.TestTables;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+
+/** The exactly_once delivery with a real buffer and real blocks; the state table is an in-memory list. */
+class ExactlyOnceDeliveryTest {
+    private static final TableId T = new TableId("db", "t");
+    private static final TopicPartition P0 = new TopicPartition("a", 0);
+    private static final TopicPartition P1 = new TopicPartition("a", 1);
+
+    /** The state table: what was recorded, in order. */
+    static final class MemoryStore implements RecordedBlocks {
+        final List<BlockManifest> recorded = new ArrayList<>();
+        int loads;
+
+        @Override
+        public List<BlockManifest> load(TopicPartition tp, long fromOffset) {
+            loads++;
+            List<BlockManifest> out = new ArrayList<>();
+            for (BlockManifest m : recorded) {
+                if (m.partition().equals(tp) && m.lastOffset() >= fromOffset) {
+                    out.add(new BlockManifest(m.table(), tp, m.firstOffset(), m.lastOffset(), m.rows(),
+                            m.firstTimestamp(), m.token()).markRecorded());
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public void record(BlockManifest m) {
+            recorded.add(m);
+        }
+    }
+
+    /** One task life: its own buffer and delivery on the shared state table. */
+    static final class Life {
+        final BlockBuffer buffer = new BlockBuffer(1000, 1 << 20, 60_000);
+        final ExactlyOnceDelivery delivery;
+        final List<SinkRecord> reported = new ArrayList<>();
+
+        Life(MemoryStore store) {
+            BlockOpener opener = (key, topic) -> {
+                TableBlock b = buffer.open(key);
+                if (b == null) {
+                    b = new TableBlock(key, TestTables.mapping(key.table()), 4, 0);
+                    buffer.putOpen(b);
+                }
+                return b;
+            };
+            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, t -> { }, "c");
+        }
+
+        /** What the task does with a batch. */
+        void put(List<SinkRecord> batch) {
+            delivery.prepare(batch);
+            for (SinkRecord r : batch) {
+                TableBlock b = delivery.blockFor(r, T, null);
+                try {
+                    b.append(r);
+                } catch (RecordMappingException e) {
+                    reported.add(r);
+                    delivery.skipped(r, T);
+                    continue;
+                }
+                delivery.appended(r, T, b);
+            }
+        }
+
+        /** Seals what memory pressure would seal and submits it (the insert thread's record included). */
+        List<TableBlock> flush() throws Exception {
+            buffer.sealAll(t -> true);
+            List<TableBlock> out = new ArrayList<>();
+            List<TableBlock> taken;
+            while (!(taken = buffer.takeSealed(t -> true)).isEmpty()) {
+                for (TableBlock b : taken) {
+                    delivery.beforeSubmit(b);
+                    delivery.beforeAttempt(b);
+                    out.add(b);
+                }
+            }
+            return out;
+        }
+    }
+
+    private static List<SinkRecord> records(int partition, long from, long to) {
+        List<SinkRecord> out = new ArrayList<>();
+        for (long o = from; o <= to; o++) {
+            out.add(TestTables.record("a", partition, o));
+        }
+        return out;
+    }
+
+    @Test
+    void blocksHoldOnePartitionAndAreRecordedWithTheirTokenBeforeInsert() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        List<SinkRecord> batch = records(0, 0, 4);
+        batch.addAll(records(1, 0, 1));
+        first.put(batch);
+        assertNotNull(first.buffer.open(BlockKey.of(T, P0)));
+        assertNotNull(first.buffer.open(BlockKey.of(T, P1)));
+        List<TableBlock> sent = first.flush();
+        assertEquals(2, sent.size());
+        assertEquals(2, store.recorded.size(), "recorded before the first attempt");
+        BlockManifest m0 = store.recorded.stream().filter(m -> m.partition().equals(P0)).findFirst().get();
+        assertEquals("chsink/c/a/0/0-4/1000", m0.token());
+        assertEquals(5, m0.rows());
+        assertTrue(m0.isRecorded());
+        assertEquals(1, first.delivery.insertsPerTable());
+    }
+
+    @Test
+    void aRestartRebuildsTheRecordedBlockWithTheSameRowsAndTokenBeforeNewOnes() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        first.put(records(0, 0, 4));
+        TableBlock original = first.flush().get(0);
+        // crash before verification; the next owner gets the records again, and more
+        Life second = new Life(store);
+        second.put(records(0, 0, 2));
+        assertEquals(List.of(P0), second.delivery.mustComplete(), "a rebuild in progress must be completed");
+        second.buffer.sealAll(t -> true);
+        second.buffer.sealDue(Long.MAX_VALUE);
+        second.buffer.sealLarge();
+        assertFalse(second.buffer.hasSealed(), "neither memory pressure nor time seals a rebuild");
+        second.put(records(0, 3, 6));
+        assertTrue(second.delivery.mustComplete().isEmpty(), "the rebuild was sealed at its last offset");
+        List<TableBlock> sent = second.flush();
+        assertEquals(2, sent.size());
+        TableBlock rebuilt = sent.get(0);
+        assertTrue(rebuilt.isReplay());
+        assertEquals(original.manifest().token(), rebuilt.manifest().token());
+        assertEquals(original.rows(), rebuilt.rows());
+        assertEquals(original.offsetRanges().get(P0)[0], rebuilt.offsetRanges().get(P0)[0]);
+        assertEquals(original.offsetRanges().get(P0)[1], rebuilt.offsetRanges().get(P0)[1]);
+        assertEquals(2, store.recorded.size(), "the new block is recorded; the rebuild is not recorded twice");
+        TableBlock fresh = sent.get(1);
+        assertFalse(fresh.isReplay());
+        assertEquals("chsink/c/a/0/5-6/1005", fresh.manifest().token());
+    }
+
+    @Test
+    void aRebuildMissingRecordsIsSealedByTheFirstRecordPastItsRange() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        first.put(records(0, 0, 4));
+        first.flush();
+        Life second = new Life(store);
+        List<SinkRecord> batch = records(0, 0, 2);
+        batch.addAll(records(0, 7, 8)); // 3 and 4 were deleted
+        second.put(batch);
+        List<TableBlock> sent = second.flush();
+        assertEquals(3, sent.get(0).rows());
+        assertEquals("chsink/c/a/0/0-4/1000", sent.get(0).manifest().token());
+        assertEquals("chsink/c/a/0/7-8/1007", sent.get(1).manifest().token());
+    }
+
+    @Test
+    void aDeadLetteredLastRecordCompletesTheRebuild() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        first.put(records(0, 0, 4));
+        first.flush();
+        Life second = new Life(store);
+        List<SinkRecord> batch = records(0, 0, 3);
+        batch.add(TestTables.badRecord("a", 0, 4));
+        second.put(batch);
+        assertEquals(1, second.reported.size());
+        assertTrue(second.delivery.mustComplete().isEmpty());
+        assertTrue(second.buffer.hasSealed(), "sealed by the dead-lettered record at its last offset");
+        assertEquals(4, second.flush().get(0).rows());
+    }
+
+    @Test
+    void verifiedBlocksAreNotRebuiltByTheSameTaskAndRevocationForgetsPartitions() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life life = new Life(store);
+        life.put(records(0, 0, 4));
+        TableBlock b = life.flush().get(0);
+        life.delivery.verified(b);
+        life.put(records(0, 5, 5));
+        assertFalse(life.buffer.open(BlockKey.of(T, P0)).isReplay());
+        assertEquals(1, store.loads);
+        life.buffer.clear();
+        life.delivery.revoked(List.of(P0));
+        life.put(records(0, 5, 5));
+        assertEquals(2, store.loads, "a partition got again is loaded again");
+    }
+
+    @Test
+    void theTableCheckRunsThroughTheDelivery() {
+        Life life = new Life(new MemoryStore());
+        ExactlyOnceDelivery refusing = new ExactlyOnceDelivery(life.buffer, (k, t) -> null, MemoryStore::new,
+                t -> {
+                    throw new ConnectException("no dedup on " + t);
+                }, "c");
+        assertThrows(ConnectException.class, () -> refusing.checkTable(T));
+        assertNull(refusing.blockFor(TestTables.record("a", 0, 0), T, null), "a missing table gives no block");
+    }
+}

@@ -1,0 +1,151 @@
+package io.chsink.connect.writer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.schema.TableId;
+import io.chsink.connect.testing.TestTables;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The insert pipeline on real blocks with an inserter of our own that fails or holds as told. */
+class InsertPipelineTest {
+    private static final TableId A = new TableId("db", "a");
+    private static final TableId B = new TableId("db", "b");
+
+    /** Per block: how many attempts fail retriably before one succeeds; -1: fail permanently. */
+    private final Map<TableBlock, Integer> failFirst = new ConcurrentHashMap<>();
+    private final Map<TableBlock, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private volatile boolean hold;
+    private final AtomicInteger retries = new AtomicInteger();
+
+    private final Inserter inserter = block -> {
+        int n = attempts.computeIfAbsent(block, b -> new AtomicInteger()).incrementAndGet();
+        if (hold) {
+            release.await();
+        }
+        int fail = failFirst.getOrDefault(block, 0);
+        if (fail < 0) {
+            throw new IllegalStateException("Code: 999. permanent");
+        }
+        if (n <= fail) {
+            throw new IOException("connection reset");
+        }
+        return block.rows();
+    };
+    private final InsertPipeline pipeline = new InsertPipeline(inserter, 4, 1, "test-insert",
+            new RetryPolicy(10, Long.MAX_VALUE), new InsertListener() {
+                @Override
+                public void retried(TableBlock block, InsertFailure failure) {
+                    retries.incrementAndGet();
+                }
+            });
+
+    @AfterEach
+    void close() {
+        release.countDown();
+        pipeline.close();
+    }
+
+    private static TableBlock block(TableId t, int rows) {
+        TableBlock b = new TableBlock(t, TestTables.mapping(t), 4, 0);
+        for (int i = 0; i < rows; i++) {
+            b.append(TestTables.record("topic", 0, i));
+        }
+        return b;
+    }
+
+    private List<InsertPipeline.Completion> drainUntil(int n) throws InterruptedException {
+        List<InsertPipeline.Completion> out = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (out.size() < n && System.nanoTime() < deadline) {
+            pipeline.awaitAny(100);
+            out.addAll(pipeline.drain());
+        }
+        return out;
+    }
+
+    @Test
+    void aTableTakesAsManyInsertsAsAllowedOthersAreIndependent() throws Exception {
+        hold = true;
+        TableBlock a = block(A, 3);
+        pipeline.submit(a);
+        assertTrue(pipeline.busy(A));
+        assertTrue(pipeline.inserting(A));
+        assertFalse(pipeline.busy(B));
+        assertThrows(IllegalStateException.class, () -> pipeline.submit(block(A, 1)));
+        pipeline.submit(block(B, 2));
+        assertEquals(2, pipeline.inFlightBlocks().size());
+        assertEquals(a.sizeInBytes() + pipeline.inFlightBlocks().stream().filter(x -> x != a)
+                .mapToLong(TableBlock::sizeInBytes).sum(), pipeline.inFlightBytes());
+        assertFalse(pipeline.awaitAll(50), "held inserts do not complete");
+        release.countDown();
+        List<InsertPipeline.Completion> done = drainUntil(2);
+        assertEquals(2, done.size());
+        for (InsertPipeline.Completion c : done) {
+            assertNull(c.failure);
+            assertEquals(c.block.rows(), c.writtenRows);
+        }
+        assertTrue(pipeline.isEmpty());
+        assertFalse(pipeline.busy(A));
+    }
+
+    @Test
+    void retriableFailuresAreRetriedInPlaceAndReportedWhileTheyLast() throws Exception {
+        TableBlock a = block(A, 5);
+        failFirst.put(a, 3);
+        hold = false;
+        pipeline.submit(a);
+        List<InsertPipeline.Completion> done = drainUntil(1);
+        assertEquals(1, done.size());
+        assertNull(done.get(0).failure);
+        assertEquals(4, attempts.get(a).get());
+        assertEquals(3, retries.get());
+        assertNull(pipeline.failing(), "nothing is failing once it succeeded");
+    }
+
+    @Test
+    void aFailingInsertIsVisibleWithItsFirstFailureTime() throws Exception {
+        TableBlock a = block(A, 1);
+        failFirst.put(a, Integer.MAX_VALUE);
+        long before = System.currentTimeMillis();
+        pipeline.submit(a);
+        InsertPipeline.Failing f = null;
+        for (int i = 0; i < 100 && (f == null || f.attempts < 2); i++) {
+            Thread.sleep(20);
+            f = pipeline.failing();
+        }
+        assertNotNull(f);
+        assertTrue(f.attempts >= 2);
+        assertTrue(f.last.retriable());
+        assertTrue(f.sinceMs >= before);
+        assertTrue(pipeline.drain().isEmpty(), "a retriable failure never completes the block");
+    }
+
+    @Test
+    void aPermanentFailureCompletesTheBlockAtOnce() throws Exception {
+        TableBlock a = block(A, 2);
+        failFirst.put(a, -1);
+        pipeline.submit(a);
+        List<InsertPipeline.Completion> done = drainUntil(1);
+        assertEquals(1, done.size());
+        assertNotNull(done.get(0).failure);
+        assertFalse(done.get(0).failure.retriable());
+        assertEquals(1, attempts.get(a).get());
+        assertEquals(0, retries.get());
+    }
+}
