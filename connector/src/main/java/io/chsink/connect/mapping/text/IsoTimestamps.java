@@ -35,7 +35,7 @@ public final class IsoTimestamps {
     }
 
     /**
-     * The instant {@code s} (trimmed) names; without an offset or zone the time is local to {@code zone}.
+     * The instant {@code s} (already trimmed) names; without an offset or zone the time is local to {@code zone}.
      *
      * @throws ValueException when {@code s} is not an ISO-8601 timestamp or date
      */
@@ -45,7 +45,7 @@ public final class IsoTimestamps {
     }
 
     /**
-     * The date {@code s} (trimmed) names: a LocalDate for {@code yyyy-MM-dd}, else the fields of a timestamp (with
+     * The date {@code s} (already trimmed) names: a LocalDate for {@code yyyy-MM-dd}, else the fields of a timestamp (with
      * its time of day, which the caller judges).
      *
      * @throws ValueException when {@code s} is neither
