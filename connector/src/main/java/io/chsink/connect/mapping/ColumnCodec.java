@@ -1,11 +1,8 @@
 package io.chsink.connect.mapping;
 
-import io.chsink.connect.encoder.FixedStringColumn;
-import io.chsink.connect.encoder.FixedWidthColumn;
-import io.chsink.connect.encoder.LowCardinalityStringColumn;
 import io.chsink.connect.encoder.NativeColumn;
-import io.chsink.connect.encoder.NullableColumn;
-import io.chsink.connect.encoder.StringColumn;
+import io.chsink.connect.mapping.writer.ValueWriter;
+import io.chsink.connect.mapping.writer.Writers;
 import io.chsink.connect.schema.ClickHouseType;
 import io.chsink.connect.schema.ClickHouseType.Kind;
 import io.chsink.connect.schema.TableColumn;
@@ -27,16 +24,16 @@ public final class ColumnCodec {
         this.column = column;
         this.wireType = wireType;
         this.nullToDefault = nullToDefault;
-        this.writer = writerFor(wireType);
+        this.writer = Writers.writerFor(wireType);
     }
 
     /** The codec of a column, or null when the connector cannot write its type yet. */
     public static ColumnCodec forColumn(TableColumn column) {
         ClickHouseType t = column.type();
-        if (!supported(t)) {
+        if (!Writers.supported(t)) {
             return null;
         }
-        boolean nullToDefault = !t.isNullable() && column.hasDefaultExpression() && !Composites.isComposite(t);
+        boolean nullToDefault = !t.isNullable() && column.hasDefaultExpression() && !Writers.isComposite(t);
         ClickHouseType wire = t;
         if (t.kind() == Kind.LOW_CARDINALITY && !isString(t.inner())) {
             wire = t.inner(); // LowCardinality of non-strings: sent plain, the server builds the dictionary
@@ -55,24 +52,6 @@ public final class ColumnCodec {
         return in.kind() == Kind.STRING;
     }
 
-    static boolean supported(ClickHouseType t) {
-        switch (t.kind()) {
-            case NULLABLE:
-                return supported(t.inner()) && t.inner().kind() != Kind.LOW_CARDINALITY;
-            case LOW_CARDINALITY:
-                ClickHouseType in = t.inner().kind() == Kind.NULLABLE ? t.inner().inner() : t.inner();
-                return supported(in);
-            case ARRAY: case MAP: case TUPLE: case NESTED: case JSON: case VARIANT: case DYNAMIC:
-            case SIMPLE_AGGREGATE_FUNCTION: case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING:
-            case POLYGON: case MULTI_POLYGON:
-                return Composites.supported(t);
-            case OTHER:
-                return false;
-            default:
-                return ScalarWriters.isScalar(t.kind());
-        }
-    }
-
     public TableColumn column() {
         return column;
     }
@@ -83,76 +62,21 @@ public final class ColumnCodec {
 
     /** Whether a row may omit this column: it is Nullable or the server fills its default. */
     public boolean acceptsMissing() {
-        return wireType.isNullable() || Composites.handlesNull(wireType);
+        return Writers.acceptsNull(wireType);
     }
 
     public NativeColumn newColumn(int expectedRows) {
-        return newColumn(wireType, expectedRows);
-    }
-
-    /** A column buffer for values of {@code t} (any type {@link #writerFor} writes), sized for {@code rows}. */
-    static NativeColumn newColumn(ClickHouseType t, int rows) {
-        switch (t.kind()) {
-            case ARRAY: case MAP: case TUPLE: case NESTED: case JSON: case VARIANT: case DYNAMIC:
-            case SIMPLE_AGGREGATE_FUNCTION: case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING:
-            case POLYGON: case MULTI_POLYGON:
-                return Composites.newColumn(t, rows);
-            case NULLABLE:
-                return new NullableColumn(t.text(), newColumn(t.inner(), rows), rows);
-            case LOW_CARDINALITY:
-                return new LowCardinalityStringColumn(t.text(), t.inner().kind() == Kind.NULLABLE, rows);
-            case STRING:
-                return new StringColumn(t.text(), rows);
-            case FIXED_STRING:
-                return new FixedStringColumn(t.text(), t.length(), rows);
-            case DECIMAL:
-                return new FixedWidthColumn(t.text(), t.decimalWidth(), rows);
-            default:
-                return new FixedWidthColumn(t.text(), t.kind().width, rows);
-        }
+        return Writers.newColumn(wireType, expectedRows);
     }
 
     /** Appends {@code value} (possibly null) to {@code target}, a column made by {@link #newColumn}. */
     public void write(Object value, NativeColumn target) {
         if (value == null) {
-            if (target instanceof NullableColumn) {
-                ((NullableColumn) target).putNull();
-            } else if (target instanceof LowCardinalityStringColumn && wireType.isNullable()) {
-                ((LowCardinalityStringColumn) target).putNull();
-            } else if (Composites.handlesNull(wireType)) {
-                Composites.writeNull(wireType, target);
-            } else {
+            if (!Writers.writeNull(wireType, target)) {
                 throw new ValueException("null for a non-Nullable column without a default");
             }
             return;
         }
         writer.write(value, target);
-    }
-
-    /** The writer of non-null values of {@code t} into a column made by {@link #newColumn(ClickHouseType, int)}. */
-    static ValueWriter writerFor(ClickHouseType t) {
-        switch (t.kind()) {
-            case ARRAY: case MAP: case TUPLE: case NESTED: case JSON: case VARIANT: case DYNAMIC:
-            case SIMPLE_AGGREGATE_FUNCTION: case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING:
-            case POLYGON: case MULTI_POLYGON:
-                return Composites.writerFor(t);
-            case NULLABLE: {
-                ValueWriter inner = writerFor(t.inner());
-                return (v, c) -> {
-                    NullableColumn n = (NullableColumn) c;
-                    n.putNotNull();
-                    inner.write(v, n.nested());
-                };
-            }
-            case LOW_CARDINALITY:
-                return TextWriters.lowCardinalityString();
-            default: {
-                ValueWriter w = ScalarWriters.forType(t);
-                if (w == null) {
-                    throw new IllegalArgumentException("no writer for " + t.text());
-                }
-                return w;
-            }
-        }
     }
 }

@@ -19,10 +19,10 @@ import org.apache.kafka.connect.data.Struct;
  * days, ms, µs or ns) and its VariableScaleDecimal. Each becomes the value the column writers understand
  * (LocalDate, Instant, Duration, BigDecimal). Resolved once per field schema; plain schemas get no adapter.
  */
-final class SourceAdapters {
-    static final String AVRO_UNION = "io.confluent.connect.avro.Union";
+public final class SourceAdapters {
+    public static final String AVRO_UNION = "io.confluent.connect.avro.Union";
     /** Protobuf oneofs: Structs named {@code io.confluent.connect.protobuf.Union.<oneof name>}. */
-    static final String PROTOBUF_ONEOF_PREFIX = "io.confluent.connect.protobuf.Union";
+    public static final String PROTOBUF_ONEOF_PREFIX = "io.confluent.connect.protobuf.Union";
     static final String DEBEZIUM_VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal";
 
     private SourceAdapters() {

@@ -2,6 +2,7 @@ package io.chsink.connect.mapping;
 
 import io.chsink.connect.encoder.NativeBlock;
 import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.mapping.writer.Writers;
 import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableSchema;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ public final class TableMapping {
                     || t.kind() == io.chsink.connect.schema.ClickHouseType.Kind.LOW_CARDINALITY) {
                 t = t.inner();
             }
-            scalar[i] = ScalarWriters.isScalar(t.kind());
+            scalar[i] = Writers.isScalar(t.kind());
             if (metadata[i] == null) {
                 knownFields.add(names[i]);
             }

@@ -1,7 +1,7 @@
 package io.chsink.connect.mapping;
 
 /**
- * A value that cannot be written exactly into its column. Carries only the reason; {@link RecordMapper} adds
+ * A value that cannot be written exactly into its column. Carries only the reason; {@link TableMapping} adds
  * topic, partition, offset, field, column and type. No stack trace: it is data, not a bug.
  */
 public final class ValueException extends RuntimeException {

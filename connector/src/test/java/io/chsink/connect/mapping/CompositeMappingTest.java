@@ -162,16 +162,9 @@ class CompositeMappingTest {
         assertEquals(2, b.rows());
     }
 
+    // The type each kind of value is stored under: DynamicWriterTest.
     @Test
-    void dynamicValuesAreStoredUnderTheTypeTheirKindNames() {
-        assertEquals("Int64", DynamicWriter.typeOf(1L));
-        assertEquals("Array(Nullable(Float64))", DynamicWriter.typeOf(Arrays.asList(1L, null, 2.5)));
-        assertEquals("Decimal(38, 2)", DynamicWriter.typeOf(new java.math.BigDecimal("-12.34")));
-        assertEquals("Array(Array(String))", DynamicWriter.typeOf(Arrays.asList(Arrays.asList("a"), Collections.emptyList())));
-        assertThrows(ValueException.class, () -> DynamicWriter.typeOf(Arrays.asList((1L << 60) + 1, 0.5)));
-        assertThrows(ValueException.class, () -> DynamicWriter.typeOf(Arrays.asList("a", 1L)));
-        assertEquals("Array(JSON(max_dynamic_types=16, max_dynamic_paths=256))",
-                DynamicWriter.typeOf(Arrays.asList(row("a", 1L), null)));
+    void aDynamicColumnRefusesObjects() {
         TableMapping m = mapping("d", "Dynamic");
         String object = error(m, m.newBlock(1), null, row("d", row("a", 1L)));
         assertTrue(object.contains("a Dynamic column takes scalars and arrays, not a LinkedHashMap"), object);

@@ -1,24 +1,84 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.text;
 
+import io.chsink.connect.mapping.ValueException;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
 
 /**
- * A fast path for the ISO-8601 timestamps schemaless JSON carries ({@code 2026-03-01T12:34:56Z},
- * {@code 2026-03-01 12:34:56.789}, {@code 2026-03-01T12:34:56+02:00}): read digit by digit, without
- * DateTimeFormatter, whose general parser builds hash maps of fields for every value and took a third of a worker's
- * CPU on such records. Anything else, including every malformed or out-of-range value, returns null and goes to
- * the formatter, which gives the same instant or the error.
+ * ISO-8601 dates and timestamps as text, with or without a zone. The timestamps schemaless JSON carries
+ * ({@code 2026-03-01T12:34:56Z}, {@code 2026-03-01 12:34:56.789}, {@code 2026-03-01T12:34:56+02:00}) take a fast
+ * path, read digit by digit, without DateTimeFormatter, whose general parser builds hash maps of fields for every
+ * value and took a third of a worker's CPU on such records. Anything else, including every malformed or
+ * out-of-range value, goes to the formatter, which gives the same instant or the error.
  */
-final class IsoTimestamps {
+public final class IsoTimestamps {
+    private static final DateTimeFormatter LOCAL = new DateTimeFormatterBuilder()
+            .parseCaseInsensitive()
+            .append(DateTimeFormatter.ISO_LOCAL_DATE)
+            .optionalStart().appendLiteral('T').optionalEnd()
+            .optionalStart().appendLiteral(' ').optionalEnd()
+            .append(DateTimeFormatter.ISO_LOCAL_TIME)
+            .optionalStart().appendOffsetId().optionalEnd()
+            .optionalStart().appendLiteral('[').parseCaseSensitive().appendZoneRegionId().appendLiteral(']').optionalEnd()
+            .toFormatter();
+
     private IsoTimestamps() {
     }
 
     /**
-     * {@code yyyy-MM-dd[T|t| ]HH:mm:ss[.f{1,9}][Z|z|±HH:mm]}; without an offset the time is local to {@code zone}.
-     * Null when {@code s} has another shape or a field out of range.
+     * The instant {@code s} (already trimmed) names; without an offset or zone the time is local to {@code zone}.
+     *
+     * @throws ValueException when {@code s} is not an ISO-8601 timestamp or date
+     */
+    public static Instant parseInstant(String s, ZoneId zone) {
+        Instant fast = parse(s, zone);
+        return fast != null ? fast : parseWithFormatter(s, zone);
+    }
+
+    /**
+     * The date {@code s} (already trimmed) names: a LocalDate for {@code yyyy-MM-dd}, else the fields of a timestamp (with
+     * its time of day, which the caller judges).
+     *
+     * @throws ValueException when {@code s} is neither
+     */
+    public static TemporalAccessor parseDate(String s) {
+        try {
+            return s.length() <= 10 ? LocalDate.parse(s) : LOCAL.parse(s);
+        } catch (DateTimeParseException e) {
+            throw new ValueException("string is not an ISO-8601 date (yyyy-MM-dd)");
+        }
+    }
+
+    /** The general parser (dates, offsets with seconds, [zone] ids, lower-case forms): slower, and it reports errors. */
+    static Instant parseWithFormatter(String s, ZoneId zone) {
+        try {
+            if (s.length() == 10) {
+                return LocalDate.parse(s).atStartOfDay(zone).toInstant();
+            }
+            TemporalAccessor t = LOCAL.parse(s);
+            LocalDateTime ldt = LocalDateTime.of(LocalDate.from(t), java.time.LocalTime.from(t));
+            if (t.isSupported(ChronoField.OFFSET_SECONDS)) {
+                return ldt.toInstant(ZoneOffset.ofTotalSeconds(t.get(ChronoField.OFFSET_SECONDS)));
+            }
+            ZoneId parsedZone = t.query(java.time.temporal.TemporalQueries.zoneId());
+            return ldt.atZone(parsedZone != null ? parsedZone : zone).toInstant();
+        } catch (DateTimeException e) {
+            throw new ValueException("string is not an ISO-8601 timestamp");
+        }
+    }
+
+    /**
+     * The fast path: {@code yyyy-MM-dd[T|t| ]HH:mm:ss[.f{1,9}][Z|z|±HH:mm]}; without an offset the time is local to
+     * {@code zone}. Null when {@code s} has another shape or a field out of range.
      */
     static Instant parse(String s, ZoneId zone) {
         int n = s.length();

@@ -1,9 +1,10 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.FixedStringColumn;
 import io.chsink.connect.encoder.FixedWidthColumn;
 import io.chsink.connect.encoder.LowCardinalityStringColumn;
 import io.chsink.connect.encoder.StringColumn;
+import io.chsink.connect.mapping.ValueException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.FixedWidthColumn;
+import io.chsink.connect.mapping.ValueException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 

@@ -1,4 +1,4 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.ArrayColumn;
 import io.chsink.connect.encoder.DynamicColumn;
@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * The composite and semi-structured types (Array, Map, Tuple, Nested, JSON, Variant, Dynamic, geo types,
  * SimpleAggregateFunction): which of them the connector writes, their column buffers, their value writers and
- * what a null means for them. {@link ColumnCodec} delegates here; element types recurse back into it.
+ * what a null means for them. {@link Writers} delegates here; element types recurse back into it.
  */
 final class Composites {
     private Composites() {
@@ -35,7 +35,7 @@ final class Composites {
                 }
                 return true;
             case SIMPLE_AGGREGATE_FUNCTION:
-                return ColumnCodec.supported(t.inner());
+                return Writers.supported(t.inner());
             case JSON:
                 for (ClickHouseType p : t.typedPaths().values()) {
                     if (!elementSupported(p)) {
@@ -54,7 +54,7 @@ final class Composites {
             ClickHouseType in = e.inner().kind() == Kind.NULLABLE ? e.inner().inner() : e.inner();
             return in.kind() == Kind.STRING;
         }
-        return ColumnCodec.supported(e);
+        return Writers.supported(e);
     }
 
     /** The kinds handled here; none of them can travel inside Nullable(...). */
@@ -90,31 +90,31 @@ final class Composites {
     static NativeColumn newColumn(ClickHouseType t, int rows) {
         switch (t.kind()) {
             case ARRAY:
-                return new ArrayColumn(t.text(), ColumnCodec.newColumn(t.inner(), rows), rows);
+                return new ArrayColumn(t.text(), Writers.newColumn(t.inner(), rows), rows);
             case MAP: {
                 ClickHouseType k = t.params().get(0);
                 ClickHouseType v = t.params().get(1);
                 TupleColumn entries = new TupleColumn("Tuple(" + k.text() + ", " + v.text() + ")",
-                        new NativeColumn[] {ColumnCodec.newColumn(k, rows), ColumnCodec.newColumn(v, rows)});
+                        new NativeColumn[] {Writers.newColumn(k, rows), Writers.newColumn(v, rows)});
                 return new ArrayColumn(t.text(), entries, rows);
             }
             case TUPLE: {
                 NativeColumn[] elements = new NativeColumn[t.params().size()];
                 for (int i = 0; i < elements.length; i++) {
-                    elements[i] = ColumnCodec.newColumn(t.params().get(i), rows);
+                    elements[i] = Writers.newColumn(t.params().get(i), rows);
                 }
                 return new TupleColumn(t.text(), elements);
             }
             case NESTED: // sent as Array(Tuple(name T, ...)), the same layout
             case SIMPLE_AGGREGATE_FUNCTION: // sent as T; the server converts to its own type
-                return ColumnCodec.newColumn(t.structure(), rows);
+                return Writers.newColumn(t.structure(), rows);
             case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING: case POLYGON: case MULTI_POLYGON:
                 return renamed(t.structure(), t.text(), rows);
             case VARIANT: {
                 List<ClickHouseType> vs = sortedVariants(t);
                 NativeColumn[] cols = new NativeColumn[vs.size()];
                 for (int i = 0; i < cols.length; i++) {
-                    cols[i] = ColumnCodec.newColumn(vs.get(i), rows);
+                    cols[i] = Writers.newColumn(vs.get(i), rows);
                 }
                 return new VariantColumn(t.text(), cols, rows);
             }
@@ -123,7 +123,7 @@ final class Composites {
             case JSON: {
                 Map<String, NativeColumn> typed = new LinkedHashMap<>();
                 for (Map.Entry<String, ClickHouseType> e : t.typedPaths().entrySet()) {
-                    typed.put(e.getKey(), ColumnCodec.newColumn(e.getValue(), rows));
+                    typed.put(e.getKey(), Writers.newColumn(e.getValue(), rows));
                 }
                 return new JsonColumn(t.text(), typed, rows);
             }
@@ -134,7 +134,7 @@ final class Composites {
 
     /** A geo type's column: its structure's layout under the geo type's own name. */
     private static NativeColumn renamed(ClickHouseType structure, String wireType, int rows) {
-        NativeColumn c = ColumnCodec.newColumn(structure, rows);
+        NativeColumn c = Writers.newColumn(structure, rows);
         if (c instanceof ArrayColumn) {
             return new ArrayColumn(wireType, ((ArrayColumn) c).nested(), rows);
         }
@@ -163,7 +163,7 @@ final class Composites {
                 return CompositeWriters.tuple(t);
             case NESTED: case SIMPLE_AGGREGATE_FUNCTION:
             case POINT: case RING: case LINE_STRING: case MULTI_LINE_STRING: case POLYGON: case MULTI_POLYGON:
-                return ColumnCodec.writerFor(t.structure());
+                return Writers.writerFor(t.structure());
             case VARIANT:
                 return new VariantWriter(t);
             case DYNAMIC:

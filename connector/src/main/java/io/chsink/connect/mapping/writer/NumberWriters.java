@@ -1,7 +1,8 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.FixedWidthColumn;
 import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType.Kind;
 import java.math.BigDecimal;
 import java.math.BigInteger;

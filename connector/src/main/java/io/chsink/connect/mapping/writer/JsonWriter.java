@@ -1,8 +1,10 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.DynamicColumn;
 import io.chsink.connect.encoder.JsonColumn;
 import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.mapping.ValueException;
+import io.chsink.connect.mapping.text.JsonText;
 import io.chsink.connect.schema.ClickHouseType;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +28,7 @@ final class JsonWriter implements ValueWriter {
         this.type = type;
         this.typed = type.typedPaths();
         for (Map.Entry<String, ClickHouseType> e : typed.entrySet()) {
-            writers.put(e.getKey(), ColumnCodec.writerFor(e.getValue()));
+            writers.put(e.getKey(), Writers.writerFor(e.getValue()));
         }
     }
 

@@ -1,4 +1,4 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.schema.ClickHouseType;
 import io.chsink.connect.schema.ClickHouseType.Kind;

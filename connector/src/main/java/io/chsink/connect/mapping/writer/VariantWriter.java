@@ -1,7 +1,9 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.NativeColumn;
 import io.chsink.connect.encoder.VariantColumn;
+import io.chsink.connect.mapping.SourceAdapters;
+import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType;
 import io.chsink.connect.schema.ClickHouseType.Kind;
 import java.math.BigDecimal;
@@ -56,8 +58,8 @@ final class VariantWriter implements ValueWriter {
         this.writers = new ValueWriter[variants.size()];
         this.scratch = new NativeColumn[variants.size()];
         for (int i = 0; i < writers.length; i++) {
-            writers[i] = ColumnCodec.writerFor(variants.get(i));
-            scratch[i] = ColumnCodec.newColumn(variants.get(i), 1);
+            writers[i] = Writers.writerFor(variants.get(i));
+            scratch[i] = Writers.newColumn(variants.get(i), 1);
         }
     }
 

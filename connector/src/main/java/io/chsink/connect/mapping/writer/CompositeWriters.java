@@ -1,10 +1,9 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.ArrayColumn;
-import io.chsink.connect.encoder.LowCardinalityStringColumn;
 import io.chsink.connect.encoder.NativeColumn;
-import io.chsink.connect.encoder.NullableColumn;
 import io.chsink.connect.encoder.TupleColumn;
+import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType;
 import java.util.Collection;
 import java.util.HashSet;
@@ -26,13 +25,7 @@ final class CompositeWriters {
     /** Writes one element value (possibly null) of type {@code t}; {@code where} names it in errors. */
     static void element(ClickHouseType t, ValueWriter w, Object v, NativeColumn c, String where) {
         if (v == null) {
-            if (c instanceof NullableColumn) {
-                ((NullableColumn) c).putNull();
-            } else if (c instanceof LowCardinalityStringColumn && t.isNullable()) {
-                ((LowCardinalityStringColumn) c).putNull();
-            } else if (Composites.handlesNull(t)) {
-                Composites.writeNull(t, c);
-            } else {
+            if (!Writers.writeNull(t, c)) {
                 throw new ValueException(where + " is null but " + t.text() + " is not Nullable");
             }
             return;
@@ -46,7 +39,7 @@ final class CompositeWriters {
 
     static ValueWriter array(ClickHouseType t) {
         ClickHouseType et = t.inner();
-        ValueWriter ew = ColumnCodec.writerFor(et);
+        ValueWriter ew = Writers.writerFor(et);
         return (v, c) -> {
             if (!(v instanceof Collection)) {
                 throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to " + t.text()
@@ -65,8 +58,8 @@ final class CompositeWriters {
     static ValueWriter map(ClickHouseType t) {
         ClickHouseType kt = t.params().get(0);
         ClickHouseType vt = t.params().get(1);
-        ValueWriter kw = ColumnCodec.writerFor(kt);
-        ValueWriter vw = ColumnCodec.writerFor(vt);
+        ValueWriter kw = Writers.writerFor(kt);
+        ValueWriter vw = Writers.writerFor(vt);
         return (v, c) -> {
             ArrayColumn a = (ArrayColumn) c;
             TupleColumn entries = (TupleColumn) a.nested();
@@ -100,7 +93,7 @@ final class CompositeWriters {
         List<String> names = t.elementNames();
         ValueWriter[] ws = new ValueWriter[types.size()];
         for (int i = 0; i < ws.length; i++) {
-            ws[i] = ColumnCodec.writerFor(types.get(i));
+            ws[i] = Writers.writerFor(types.get(i));
         }
         Set<String> nameSet = new HashSet<>(names);
         return (v, c) -> {
@@ -136,7 +129,7 @@ final class CompositeWriters {
                 for (int i = 0; i < ws.length; i++) {
                     Field f = s.schema().field(names.get(i));
                     Object ev = f == null ? null : s.get(f);
-                    if (f == null && !acceptsNull(types.get(i))) {
+                    if (f == null && !Writers.acceptsNull(types.get(i))) {
                         throw new ValueException("Struct has no field '" + names.get(i) + "' of " + t.text());
                     }
                     element(types.get(i), ws[i], ev, tc.element(i), "tuple element '" + names.get(i) + "'");
@@ -149,7 +142,7 @@ final class CompositeWriters {
                     }
                 }
                 for (int i = 0; i < ws.length; i++) {
-                    if (!m.containsKey(names.get(i)) && !acceptsNull(types.get(i))) {
+                    if (!m.containsKey(names.get(i)) && !Writers.acceptsNull(types.get(i))) {
                         throw new ValueException("map has no key '" + names.get(i) + "' of " + t.text());
                     }
                     element(types.get(i), ws[i], m.get(names.get(i)), tc.element(i),
@@ -161,9 +154,5 @@ final class CompositeWriters {
                         + ")");
             }
         };
-    }
-
-    private static boolean acceptsNull(ClickHouseType t) {
-        return t.isNullable() || Composites.handlesNull(t);
     }
 }

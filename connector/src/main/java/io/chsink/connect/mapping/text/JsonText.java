@@ -1,5 +1,6 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.text;
 
+import io.chsink.connect.mapping.ValueException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +12,7 @@ import java.util.Map;
  * BigInteger beyond 64 bits), Double (a number with a fraction or exponent), booleans and nulls; anything else, or
  * a number beyond a double's range, is an error.
  */
-final class JsonText {
+public final class JsonText {
     private final String src;
     private int pos;
 
@@ -19,7 +20,7 @@ final class JsonText {
         this.src = src;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         JsonText p = new JsonText(text);
         Object v = p.value();
         p.spaces();

@@ -1,6 +1,8 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.FixedWidthColumn;
+import io.chsink.connect.mapping.ValueException;
+import io.chsink.connect.mapping.text.IsoTimestamps;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -9,9 +11,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
 
@@ -19,19 +18,10 @@ import java.time.temporal.TemporalAccessor;
  * Date, Date32, DateTime and DateTime64(p). Sources: java.util.Date (Connect's Date and Timestamp logical
  * types), java.time values (Instant, Offset/Zoned/LocalDateTime, LocalDate), numbers (days for Date/Date32, epoch seconds for DateTime, epoch ticks of the
  * column's precision for DateTime64, as ClickHouse itself reads numbers) and ISO-8601 strings with or
- * without a zone (without one, the column's time zone applies, else UTC).
+ * without a zone (without one, the column's time zone applies, else UTC), read by {@link IsoTimestamps}.
  */
 final class TemporalWriters {
     private static final long DATETIME_MAX = 0xFFFFFFFFL;
-    private static final DateTimeFormatter LOCAL = new DateTimeFormatterBuilder()
-            .parseCaseInsensitive()
-            .append(DateTimeFormatter.ISO_LOCAL_DATE)
-            .optionalStart().appendLiteral('T').optionalEnd()
-            .optionalStart().appendLiteral(' ').optionalEnd()
-            .append(DateTimeFormatter.ISO_LOCAL_TIME)
-            .optionalStart().appendOffsetId().optionalEnd()
-            .optionalStart().appendLiteral('[').parseCaseSensitive().appendZoneRegionId().appendLiteral(']').optionalEnd()
-            .toFormatter();
 
     private TemporalWriters() {
     }
@@ -150,21 +140,7 @@ final class TemporalWriters {
             return NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim()));
         }
         if (v instanceof CharSequence) {
-            String s = v.toString().trim();
-            if (s.length() <= 10) {
-                try {
-                    return LocalDate.parse(s).toEpochDay();
-                } catch (DateTimeParseException e) {
-                    throw new ValueException("string is not an ISO-8601 date (yyyy-MM-dd)");
-                }
-            }
-            TemporalAccessor t;
-            try {
-                t = LOCAL.parse(s);
-            } catch (DateTimeParseException e) {
-                throw new ValueException("string is not an ISO-8601 date (yyyy-MM-dd)");
-            }
-            return midnightDate(t);
+            return midnightDate(IsoTimestamps.parseDate(v.toString().trim()));
         }
         if (v instanceof TemporalAccessor) {
             return midnightDate((TemporalAccessor) v);
@@ -203,31 +179,8 @@ final class TemporalWriters {
             return ((LocalDate) v).atStartOfDay(zone).toInstant();
         }
         if (v instanceof CharSequence) {
-            return parseInstant(v.toString().trim(), zone);
+            return IsoTimestamps.parseInstant(v.toString().trim(), zone);
         }
         throw new ValueException("cannot convert " + ValueException.kindOf(v) + " to a timestamp");
-    }
-
-    private static Instant parseInstant(String s, ZoneId zone) {
-        Instant fast = IsoTimestamps.parse(s, zone);
-        return fast != null ? fast : parseWithFormatter(s, zone);
-    }
-
-    /** The general parser (dates, offsets with seconds, [zone] ids, lower-case forms): slower, and it reports errors. */
-    static Instant parseWithFormatter(String s, ZoneId zone) {
-        try {
-            if (s.length() == 10) {
-                return LocalDate.parse(s).atStartOfDay(zone).toInstant();
-            }
-            TemporalAccessor t = LOCAL.parse(s);
-            LocalDateTime ldt = LocalDateTime.of(LocalDate.from(t), java.time.LocalTime.from(t));
-            if (t.isSupported(ChronoField.OFFSET_SECONDS)) {
-                return ldt.toInstant(ZoneOffset.ofTotalSeconds(t.get(ChronoField.OFFSET_SECONDS)));
-            }
-            ZoneId parsedZone = t.query(java.time.temporal.TemporalQueries.zoneId());
-            return ldt.atZone(parsedZone != null ? parsedZone : zone).toInstant();
-        } catch (DateTimeException e) {
-            throw new ValueException("string is not an ISO-8601 timestamp");
-        }
     }
 }

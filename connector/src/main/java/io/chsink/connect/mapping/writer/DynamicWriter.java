@@ -1,7 +1,8 @@
-package io.chsink.connect.mapping;
+package io.chsink.connect.mapping.writer;
 
 import io.chsink.connect.encoder.DynamicColumn;
 import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -63,8 +64,8 @@ final class DynamicWriter implements ValueWriter {
         }
         String name = typeOf(value, jsonArrays);
         ClickHouseType t = types.computeIfAbsent(name, ClickHouseType::parse);
-        ValueWriter w = writers.computeIfAbsent(name, n -> ColumnCodec.writerFor(t));
-        NativeColumn target = dc.select(name, n -> ColumnCodec.newColumn(t, 16));
+        ValueWriter w = writers.computeIfAbsent(name, n -> Writers.writerFor(t));
+        NativeColumn target = dc.select(name, n -> Writers.newColumn(t, 16));
         CompositeWriters.element(t, w, value, target, "Dynamic value of type " + name);
     }
 
