@@ -1,8 +1,8 @@
 package io.chsink.connect.mapping;
 
 import io.chsink.connect.encoder.NativeColumn;
-import io.chsink.connect.mapping.writer.ValueWriter;
-import io.chsink.connect.mapping.writer.Writers;
+import io.chsink.connect.mapping.value.ValueWriter;
+import io.chsink.connect.mapping.value.Writers;
 import io.chsink.connect.schema.ClickHouseType;
 import io.chsink.connect.schema.ClickHouseType.Kind;
 import io.chsink.connect.schema.TableColumn;

@@ -2,7 +2,7 @@ package io.chsink.connect.mapping;
 
 import io.chsink.connect.encoder.NativeBlock;
 import io.chsink.connect.encoder.NativeColumn;
-import io.chsink.connect.mapping.writer.Writers;
+import io.chsink.connect.mapping.value.Writers;
 import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableSchema;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.chsink.connect.mapping.writer;
+package io.chsink.connect.mapping.value;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.chsink.connect.mapping.writer;
+package io.chsink.connect.mapping.value;
 
 import io.chsink.connect.encoder.FixedWidthColumn;
 import io.chsink.connect.mapping.ValueException;
