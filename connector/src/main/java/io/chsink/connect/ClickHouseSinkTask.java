@@ -7,6 +7,8 @@ import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.BlockRecycler;
 import io.chsink.connect.block.BlockSizing;
 import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.cdc.RowSource;
+import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.delivery.Deliveries;
@@ -69,6 +71,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
     private Delivery delivery;
+    private RowSource rows;
     private TableMappings tables;
     private Backpressure backpressure;
     private Rewinds rewinds;
@@ -98,6 +101,7 @@ public class ClickHouseSinkTask extends SinkTask {
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
         delivery = Deliveries.create(config, client, buffer, this::openBlock, name);
+        rows = RowSources.create(config, client);
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
                 delivery::beforeAttempt), INSERT_CONCURRENCY, delivery.insertsPerTable(), "chsink-insert-" + name,
                 retry, stats);
@@ -110,9 +114,12 @@ public class ClickHouseSinkTask extends SinkTask {
             reporter = null; // Connect before 2.6
         }
         tables = new TableMappings(new TableSchemaLoader(client), router, config,
-                config.tolerateErrors() && reporter != null, delivery::checkTable, SCHEMA_RECHECK_MS);
-        LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery", config.url(),
-                config.user(), config.database(), delivery.name());
+                config.tolerateErrors() && reporter != null, t -> {
+                    delivery.checkTable(t);
+                    rows.checkTable(t);
+                }, SCHEMA_RECHECK_MS);
+        LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery, cdc.mode {}",
+                config.url(), config.user(), config.database(), delivery.name(), rows.name());
     }
 
     @Override
@@ -171,7 +178,20 @@ public class ClickHouseSinkTask extends SinkTask {
      * record of the same topic can go to without a lookup, or null. A method of its own so that the JIT compiles
      * the per-record work apart from the per-batch work of put().
      */
-    private TableBlock append(SinkRecord r, TableId table, TableBlock open) {
+    private TableBlock append(SinkRecord record, TableId table, TableBlock open) {
+        SinkRecord r;
+        try {
+            r = rows.toRow(record);
+        } catch (RecordMappingException e) {
+            reportBadRecord(record, e, table);
+            delivery.skipped(record, table);
+            return open;
+        }
+        if (r == null) {
+            stats.skipped();
+            delivery.skipped(record, table);
+            return open;
+        }
         if (r.value() == null) {
             if (config.failOnTombstones()) {
                 reportBadRecord(r, RecordMappingException.tombstone(r, table), table);

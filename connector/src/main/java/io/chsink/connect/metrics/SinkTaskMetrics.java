@@ -37,6 +37,7 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     private final LongAdder received = new LongAdder();
     private final LongAdder tombstones = new LongAdder();
+    private final LongAdder skipped = new LongAdder();
     private final LongAdder retriableExceptions = new LongAdder();
     private volatile long bufferedBytes;
     private volatile long recordsBehind;
@@ -124,6 +125,11 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
         tombstones.increment();
     }
 
+    /** A record that writes no row in the cdc.mode (e.g. a Debezium tombstone after a delete). */
+    public void skipped() {
+        skipped.increment();
+    }
+
     public void badRecord(TableId table) {
         dlq.increment();
         if (table != null) {
@@ -176,9 +182,10 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     @Override
     public String toString() {
         return String.format("records received=%d, rows inserted=%d in %d blocks (%d bytes, mean insert %.0f ms, "
-                + "max %d ms), retries=%d, tombstones skipped=%d, bad records reported=%d, buffered bytes=%d, "
-                + "records behind=%d", received.sum(), rows.sum(), blocks.sum(), bytes.sum(), latencyAvgMs(),
-                latencyMaxMs(), retries.sum(), tombstones.sum(), dlq.sum(), bufferedBytes, recordsBehind);
+                + "max %d ms), retries=%d, tombstones skipped=%d, records without a row=%d, bad records reported=%d, "
+                + "buffered bytes=%d, records behind=%d", received.sum(), rows.sum(), blocks.sum(), bytes.sum(),
+                latencyAvgMs(), latencyMaxMs(), retries.sum(), tombstones.sum(), skipped.sum(), dlq.sum(),
+                bufferedBytes, recordsBehind);
     }
 
     // ---- MBean ----
@@ -191,6 +198,11 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     @Override
     public long getTombstonesSkipped() {
         return tombstones.sum();
+    }
+
+    @Override
+    public long getRecordsWithoutRow() {
+        return skipped.sum();
     }
 
     @Override

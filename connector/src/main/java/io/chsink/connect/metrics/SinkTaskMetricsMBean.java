@@ -11,6 +11,9 @@ public interface SinkTaskMetricsMBean extends TableMetricsMBean {
     /** Records with a null value, skipped. */
     long getTombstonesSkipped();
 
+    /** Records that write no row in the configured cdc.mode (Debezium tombstones after deletes, truncates). */
+    long getRecordsWithoutRow();
+
     /** Encoded bytes held in open, queued and in-flight blocks (bounded by buffer.max.bytes). */
     long getBufferedBytes();
 
