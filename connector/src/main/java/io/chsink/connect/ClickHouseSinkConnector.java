@@ -5,6 +5,7 @@ import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.exactlyonce.DedupCheck;
+import io.chsink.connect.exactlyonce.StateEngineCheck;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.ClientFactory;
@@ -61,8 +62,9 @@ public class ClickHouseSinkConnector extends SinkConnector {
 
     /**
      * Beyond the per-key checks: can the server be reached with these credentials, does the database exist,
-     * does every table that a listed topic routes to exist, and (exactly_once) does it deduplicate inserts? Each
-     * problem is reported on its key.
+     * does every table that a listed topic routes to exist, and (exactly_once) does it deduplicate inserts, and is
+     * the state table replicated where the table is? Is buffer.max.bytes above flush.max.bytes? Each problem is
+     * reported on its key.
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
@@ -71,10 +73,12 @@ public class ClickHouseSinkConnector extends SinkConnector {
         for (ConfigValue v : config.configValues()) {
             values.put(v.name(), v);
         }
+        checkBufferBound(values);
         for (String key : new String[] {SinkConfig.CLICKHOUSE_URL, SinkConfig.CLICKHOUSE_USER,
                 SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
                 SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS, SinkConfig.SSL_TRUSTSTORE_LOCATION,
-                SinkConfig.SSL_KEYSTORE_LOCATION, SinkConfig.PROXY_HOST}) {
+                SinkConfig.SSL_KEYSTORE_LOCATION, SinkConfig.PROXY_HOST, SinkConfig.FLUSH_MAX_BYTES,
+                SinkConfig.BUFFER_MAX_BYTES}) {
             ConfigValue v = values.get(key);
             if (v != null && !v.errorMessages().isEmpty()) {
                 return config; // per-key errors first; no point in connecting
@@ -82,6 +86,20 @@ public class ClickHouseSinkConnector extends SinkConnector {
         }
         new ServerCheck(new SinkConfig(connectorConfigs), connectorConfigs.get("topics"), values).run();
         return config;
+    }
+
+    /** flush.max.bytes must stay below buffer.max.bytes; reported on buffer.max.bytes. */
+    private static void checkBufferBound(Map<String, ConfigValue> values) {
+        ConfigValue flush = values.get(SinkConfig.FLUSH_MAX_BYTES);
+        ConfigValue bound = values.get(SinkConfig.BUFFER_MAX_BYTES);
+        if (flush == null || bound == null || !flush.errorMessages().isEmpty() || !bound.errorMessages().isEmpty()
+                || !(flush.value() instanceof Long) || !(bound.value() instanceof Long)) {
+            return;
+        }
+        String problem = SinkConfig.bufferBoundProblem((Long) flush.value(), (Long) bound.value());
+        if (problem != null) {
+            bound.addErrorMessage(problem);
+        }
     }
 
     /** The server-side part of {@link #validate}. */
@@ -160,6 +178,11 @@ public class ClickHouseSinkConnector extends SinkConnector {
                             + TableId.quote(config.user()) + ")");
                 } else if (config.exactlyOnce()) {
                     String problem = DedupCheck.problem(client, table);
+                    if (problem == null) {
+                        // The state table's engine, if it exists already (else the task checks it once created).
+                        problem = StateEngineCheck.problem(client, table,
+                                new TableId(config.database(), config.exactlyOnceStateTable()), null);
+                    }
                     if (problem != null) {
                         error(SinkConfig.DELIVERY_GUARANTEE, problem);
                     }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * delivery.guarantee=exactly_once (config/clickhouse-sink-exactly-once.json) on tables that do and do not keep
  * insert deduplication tokens: a MergeTree with non_replicated_deduplication_window = 0 (the default) is refused
  * by validate() and by the task, naming the statement that fixes it; after that ALTER the same table takes the
- * stream, exactly once, and the connector's state table records its blocks.
+ * stream, exactly once, and the connector's state table records its blocks. Validation also refuses a
+ * buffer.max.bytes that flush.max.bytes reaches.
  */
 class ExactlyOnceTableCheckTest {
     private final SinkHarness h = new SinkHarness();
@@ -39,6 +40,16 @@ class ExactlyOnceTableCheckTest {
                 ConnectorConfigs.load("clickhouse-sink-exactly-once.json", o));
         String onKey = String.valueOf(errors.get("delivery.guarantee"));
         assertTrue(onKey.contains(fix) && onKey.contains("non_replicated_deduplication_window = 0"), errors.toString());
+        // A buffer bound one block fills is refused on its key, before any server check.
+        Map<String, String> tight = new java.util.HashMap<>(o);
+        tight.put("flush.max.bytes", "4194304");
+        tight.put("buffer.max.bytes", "4194304");
+        Map<String, List<String>> bound = h.rest().validate(ConnectWorker.CONNECTOR_CLASS,
+                ConnectorConfigs.load("clickhouse-sink-exactly-once.json", tight));
+        assertTrue(String.valueOf(bound.get("buffer.max.bytes"))
+                .contains("buffer.max.bytes (4194304) must be larger than flush.max.bytes (4194304)"), bound.toString());
+        assertEquals(List.of("buffer.max.bytes"), List.copyOf(bound.keySet()), "reported before connecting: " + bound);
+
         ConnectRest.RestException refused = assertThrows(ConnectRest.RestException.class,
                 () -> h.createConnector(connector, "clickhouse-sink-exactly-once.json", o));
         assertEquals(400, refused.status());

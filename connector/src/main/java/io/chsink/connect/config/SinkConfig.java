@@ -103,7 +103,10 @@ public final class SinkConfig extends AbstractConfig {
                             + "by at most one poll's records (the heap behind these bytes is as much plus at most "
                             + "one 256 KiB chunk per column stream of each block, as buffers grow by chunks). Besides, "
                             + "the buffers of each table's last inserted block are kept for its next block, at most "
-                            + "2 x " + FLUSH_MAX_BYTES + " per task.",
+                            + "2 x " + FLUSH_MAX_BYTES + " per task. Must be larger than " + FLUSH_MAX_BYTES
+                            + " (validation and start refuse it otherwise: a block is sealed by size only at "
+                            + FLUSH_MAX_BYTES + ", so one block would fill the whole bound); the default is 3 x "
+                            + "the default " + FLUSH_MAX_BYTES + ".",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
@@ -121,7 +124,11 @@ public final class SinkConfig extends AbstractConfig {
                     Importance.LOW,
                     "exactly_once only: table in clickhouse.database where block compositions are recorded. The "
                             + "connector creates it (a KeeperMap where the server has one, else a ReplacingMergeTree "
-                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT and SELECT on it.",
+                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT and SELECT on it. For "
+                            + "Replicated or Shared MergeTree targets it must be replicated too (a KeeperMap, or a "
+                            + "ReplacingMergeTree in a Replicated database or on ClickHouse Cloud, or a "
+                            + "ReplicatedReplacingMergeTree you create: see docs/exactly-once.md); validation and "
+                            + "task start check it.",
                     GROUP_DELIVERY, 2, Width.MEDIUM, "Exactly-once state table")
             .define(TOMBSTONES_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
                     Importance.MEDIUM,
@@ -201,6 +208,33 @@ public final class SinkConfig extends AbstractConfig {
         this.topicTables = parsePairs(getString(TOPIC_TO_TABLE_MAP), ':', TOPIC_TO_TABLE_MAP);
         String tolerance = props.get(ERRORS_TOLERANCE);
         this.tolerateErrors = tolerance != null && tolerance.trim().toLowerCase(Locale.ROOT).equals("all");
+        String bound = bufferBoundProblem(flushMaxBytes(), bufferMaxBytes());
+        if (bound != null) {
+            throw new ConfigException(BUFFER_MAX_BYTES, bufferMaxBytes(), bound);
+        }
+    }
+
+    /**
+     * Why {@code buffer.max.bytes} cannot work with {@code flush.max.bytes}, or null when it can: a block is sealed
+     * by size only when it reaches flush.max.bytes, and the task pauses consumption once it holds buffer.max.bytes,
+     * so the bound must leave room for more than one full block (an exactly_once rebuild, never sealed before its
+     * last record arrives, would otherwise stall the paused task).
+     */
+    public static String bufferBoundProblem(long flushMaxBytes, long bufferMaxBytes) {
+        if (flushMaxBytes < bufferMaxBytes) {
+            return null;
+        }
+        return BUFFER_MAX_BYTES + " (" + bufferMaxBytes + ") must be larger than " + FLUSH_MAX_BYTES + " ("
+                + flushMaxBytes + "): a block is sealed by size only when it reaches " + FLUSH_MAX_BYTES
+                + ", and the task pauses consumption once it holds " + BUFFER_MAX_BYTES + ", so one block would "
+                + "fill the whole bound (and an exactly_once rebuild, which waits for its own records, would stall "
+                + "the task). Raise " + BUFFER_MAX_BYTES + " to " + multiply(flushMaxBytes, 3) + " (3 x "
+                + FLUSH_MAX_BYTES + ", as the defaults) or more, or lower " + FLUSH_MAX_BYTES + " to "
+                + Math.max(1024, bufferMaxBytes / 3) + " (a third of " + BUFFER_MAX_BYTES + ") or less.";
+    }
+
+    private static long multiply(long a, int b) {
+        return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
     }
 
     private final boolean tolerateErrors;

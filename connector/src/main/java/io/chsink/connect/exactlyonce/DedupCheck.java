@@ -8,38 +8,138 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * exactly_once needs every target table to deduplicate inserts by token: a MergeTree-family engine with a
  * deduplication window above 0 ({@code non_replicated_deduplication_window} for MergeTree, default 0;
  * {@code replicated_deduplication_window} for Replicated and Shared MergeTree). The window is read from the
  * table's own SETTINGS ({@code system.tables.engine_full}), else the server's default
- * ({@code system.merge_tree_settings}).
+ * ({@code system.merge_tree_settings}). {@link #windowWarning} also tells when the window is too small for the
+ * blocks a takeover may have to recognise.
  */
 public final class DedupCheck {
+    private static final Logger LOG = LoggerFactory.getLogger(DedupCheck.class);
     public static final String NON_REPLICATED = "non_replicated_deduplication_window";
     public static final String REPLICATED = "replicated_deduplication_window";
+    /** How many of a table's most recently changed active parts the estimate of partitions per insert reads. */
+    static final int RECENT_PARTS = 100;
 
     private DedupCheck() {
     }
 
+    /** A table's engine and deduplication window, as the server has them. */
+    private static final class Window {
+        final String engine;
+        final String setting;
+        final long blocks;
+        final String partitionKey;
+
+        Window(String engine, String setting, long blocks, String partitionKey) {
+            this.engine = engine;
+            this.setting = setting;
+            this.blocks = blocks;
+            this.partitionKey = partitionKey;
+        }
+    }
+
     /** Why the table cannot take exactly_once inserts, with the statement that fixes it; null when it can. */
     public static String problem(Client client, TableId table) {
-        Map<String, Object> p = new HashMap<>();
-        p.put("db", table.database());
-        p.put("tbl", table.table());
-        List<GenericRecord> rows = client.queryAll("SELECT engine, engine_full FROM system.tables "
-                + "WHERE database = {db:String} AND name = {tbl:String}", p);
-        if (rows.isEmpty()) {
+        Window w = window(client, table);
+        if (w == null) {
             return null; // a missing table is reported elsewhere
         }
-        String engine = rows.get(0).getString("engine");
-        String setting = settingFor(engine);
-        if (setting == null) {
-            return "Table " + table.quoted() + " has engine " + engine + ", which does not deduplicate inserts: "
+        if (w.setting == null) {
+            return "Table " + table.quoted() + " has engine " + w.engine + ", which does not deduplicate inserts: "
                     + "delivery.guarantee=exactly_once needs a MergeTree-family table (MergeTree, ReplicatedMergeTree, "
                     + "SharedMergeTree and their Replacing/Summing/... variants), or use "
                     + "delivery.guarantee=at_least_once.";
+        }
+        return w.blocks > 0 ? null : message(table, w.engine, w.setting);
+    }
+
+    /**
+     * Logs (WARN) and returns a warning when the table's deduplication window may be smaller than the block IDs a
+     * takeover has to find again; null when it is large enough (or the table cannot be read: {@link #problem}
+     * reports that).
+     *
+     * @param blocksInFlight blocks per Kafka partition that may be inserted and not committed at a crash
+     * @param partitions Kafka partitions routed to the table (the task's assigned ones)
+     */
+    public static String windowWarning(Client client, TableId table, int blocksInFlight, int partitions) {
+        Window w = window(client, table);
+        if (w == null || w.setting == null || w.blocks <= 0) {
+            return null;
+        }
+        boolean partitioned = w.partitionKey != null && !w.partitionKey.trim().isEmpty();
+        int ids = partitioned ? recentPartitions(client, table) : 1;
+        String warning = windowWarning(table, w.setting, w.blocks, blocksInFlight, partitions, ids,
+                partitioned ? w.partitionKey.trim() : null);
+        if (warning != null) {
+            LOG.warn(warning);
+        }
+        return warning;
+    }
+
+    /** The block IDs a takeover may have to find in the window: blocks x partitions x IDs per block. */
+    static long needed(int blocksInFlight, int partitions, int idsPerBlock) {
+        return (long) Math.max(1, blocksInFlight) * Math.max(1, partitions) * Math.max(1, idsPerBlock);
+    }
+
+    /**
+     * The warning when {@code window} is below {@link #needed}, else null.
+     *
+     * @param partitionKey the table's partition key (its insert blocks get one ID per partition-key value they touch,
+     *     {@code idsPerBlock} is then an estimate), or null when the table is not partitioned
+     */
+    static String windowWarning(TableId table, String setting, long window, int blocksInFlight, int partitions,
+            int idsPerBlock, String partitionKey) {
+        long needed = needed(blocksInFlight, partitions, idsPerBlock);
+        if (window >= needed) {
+            return null;
+        }
+        long suggested = Math.max(1000, 10 * needed);
+        return "Table " + table.quoted() + " keeps the deduplication IDs of its last " + window + " inserted blocks ("
+                + setting + " = " + window + "), but after a crash or rebalance exactly_once may have to find up to "
+                + needed + " again: " + Math.max(1, blocksInFlight) + " blocks in flight per partition x "
+                + Math.max(1, partitions) + " Kafka partitions routed to it by this task x " + Math.max(1, idsPerBlock)
+                + (partitionKey == null ? " ID per block"
+                        : " IDs per block (an estimate: each insert gets one ID per value of PARTITION BY "
+                                + partitionKey + " it touches; counted over the table's " + RECENT_PARTS
+                                + " most recent active parts)")
+                + ". A rebuilt block whose ID has left the window is inserted a second time. Inserts by other "
+                + "writers of the table, and by other tasks of this connector, use the window too. Run: ALTER TABLE "
+                + table.quoted() + " MODIFY SETTING " + setting + " = " + suggested + ".";
+    }
+
+    /** Distinct partitions among the table's most recently changed active parts, at least 1. */
+    private static int recentPartitions(Client client, TableId table) {
+        List<GenericRecord> rows = client.queryAll("SELECT uniqExact(partition_id) AS n FROM (SELECT partition_id "
+                + "FROM system.parts WHERE database = {db:String} AND table = {tbl:String} AND active "
+                + "ORDER BY modification_time DESC LIMIT " + RECENT_PARTS + ")", params(table));
+        return rows.isEmpty() ? 1 : (int) Math.max(1, rows.get(0).getLong("n"));
+    }
+
+    /** Query parameters {db:String} and {tbl:String} naming the table. */
+    static Map<String, Object> params(TableId table) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("db", table.database());
+        p.put("tbl", table.table());
+        return p;
+    }
+
+    private static Window window(Client client, TableId table) {
+        List<GenericRecord> rows = client.queryAll("SELECT engine, engine_full, partition_key FROM system.tables "
+                + "WHERE database = {db:String} AND name = {tbl:String}", params(table));
+        if (rows.isEmpty()) {
+            return null;
+        }
+        String engine = rows.get(0).getString("engine");
+        String setting = settingFor(engine);
+        String partitionKey = rows.get(0).getString("partition_key");
+        if (setting == null) {
+            return new Window(engine, null, 0, partitionKey);
         }
         long window = windowOf(rows.get(0).getString("engine_full"), setting);
         if (window < 0) {
@@ -49,7 +149,7 @@ public final class DedupCheck {
                     "SELECT value FROM system.merge_tree_settings WHERE name = {name:String}", q);
             window = d.isEmpty() ? 0 : Long.parseLong(d.get(0).getString("value").trim());
         }
-        return window > 0 ? null : message(table, engine, setting);
+        return new Window(engine, setting, window, partitionKey);
     }
 
     /** The window setting that governs deduplication for the engine, or null when the engine has none. */

@@ -31,11 +31,15 @@ public final class StateStore implements RecordedBlocks {
     private static final String COLUMNS = "connector String, topic String, partition Int32, first_offset Int64, "
             + "last_offset Int64, target_database String, target_table String, rows UInt32, first_timestamp Int64, "
             + "token String, version UInt64";
+    /** The rest of the fallback table's definition after COLUMNS; %s is the engine. */
+    private static final String REPLACING_TAIL = ", recorded_at DateTime DEFAULT now()) ENGINE = %s ORDER BY "
+            + "(connector, topic, partition, first_offset) TTL recorded_at + INTERVAL 30 DAY";
 
     private final Client client;
     private final TableId table;
     private final String connector;
     private final boolean keeperMap;
+    private String engine;
 
     private StateStore(Client client, TableId table, String connector, boolean keeperMap) {
         this.client = client;
@@ -56,10 +60,27 @@ public final class StateStore implements RecordedBlocks {
                     + engine + "; expected KeeperMap or ReplacingMergeTree. Drop it or name another table.");
         }
         LOG.info("Exactly-once state table {} ({})", table.quoted(), engine);
-        return new StateStore(client, table, connector, km);
+        StateStore store = new StateStore(client, table, connector, km);
+        store.engine = engine;
+        return store;
     }
 
-    private static String engineOf(Client client, TableId table) {
+    /** The state table's engine as the server reported it when opened, e.g. KeeperMap or ReplacingMergeTree. */
+    public String engine() {
+        return engine;
+    }
+
+    /**
+     * The statement a user runs (on every replica, or with ON CLUSTER) to have a replicated state table where the
+     * connector would create a node-local one: the columns and key of the ReplacingMergeTree the connector creates.
+     */
+    public static String replicatedCreateSql(TableId table) {
+        return "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + COLUMNS + REPLACING_TAIL.replace("%s",
+                "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', version)");
+    }
+
+    /** The table's engine, or null when it does not exist. */
+    static String engineOf(Client client, TableId table) {
         Map<String, Object> p = new HashMap<>();
         p.put("db", table.database());
         p.put("tbl", table.table());
@@ -77,9 +98,8 @@ public final class StateStore implements RecordedBlocks {
         } catch (RuntimeException e) {
             LOG.info("KeeperMap is not usable on this server ({}); the state table is a ReplacingMergeTree",
                     firstLine(e));
-            run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + COLUMNS + ", recorded_at DateTime "
-                    + "DEFAULT now()) ENGINE = ReplacingMergeTree(version) ORDER BY (connector, topic, partition, "
-                    + "first_offset) TTL recorded_at + INTERVAL 30 DAY", null);
+            run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + COLUMNS + REPLACING_TAIL
+                    .replace("%s", "ReplacingMergeTree(version)"), null);
         }
         String engine = engineOf(client, table);
         if (engine == null) {

@@ -57,6 +57,11 @@ public final class BlockInserter implements Inserter {
             s.serverSetting("insert_deduplication_token", block.manifest().token());
             s.serverSetting("insert_deduplicate", "1");
             s.serverSetting("async_insert", "0");
+            if (settings.containsKey("deduplicate_insert")) {
+                // 26.x: overrides insert_deduplicate (disable would insert a rebuild twice); only sent when the
+                // user names it, as older servers do not know it.
+                s.serverSetting("deduplicate_insert", "enable");
+            }
         }
         try (InsertResponse r = client.insert(block.table().quoted(), block.mapping().quotedColumnNames(),
                 out -> block.nativeBlock().writeTo(out), ClickHouseFormat.Native, s)

@@ -72,4 +72,29 @@ class SinkConfigTest {
         assertFalse(c.password().toString().contains("s3cret"));
         assertFalse(c.values().toString().contains("s3cret"));
     }
+
+    @Test
+    void refusesABufferBoundThatOneBlockFills() {
+        Map<String, String> p = base();
+        p.put("flush.max.bytes", "1048576");
+        p.put("buffer.max.bytes", "1048576");
+        ConfigException e = assertThrows(ConfigException.class, () -> new SinkConfig(p));
+        assertTrue(e.getMessage().contains("buffer.max.bytes (1048576) must be larger than flush.max.bytes (1048576)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("Raise buffer.max.bytes to 3145728"), e.getMessage());
+        assertTrue(e.getMessage().contains("lower flush.max.bytes to 349525"), e.getMessage());
+        p.put("buffer.max.bytes", "1048577");
+        assertEquals(1048577L, new SinkConfig(p).bufferMaxBytes());
+        Map<String, String> q = base();
+        q.put("flush.max.bytes", String.valueOf(200L << 20)); // above the default bound of 96 MiB
+        assertThrows(ConfigException.class, () -> new SinkConfig(q));
+    }
+
+    @Test
+    void bufferBoundProblemOnlyWhenFlushReachesTheBound() {
+        assertEquals(null, SinkConfig.bufferBoundProblem(32L << 20, 96L << 20));
+        assertEquals(null, SinkConfig.bufferBoundProblem(1024, 1025));
+        assertTrue(SinkConfig.bufferBoundProblem(2048, 1024).contains("lower flush.max.bytes to 1024"));
+        assertTrue(SinkConfig.bufferBoundProblem(Long.MAX_VALUE, 1024).contains("to " + Long.MAX_VALUE));
+    }
 }

@@ -33,4 +33,28 @@ class DedupCheckTest {
         String m = DedupCheck.message(new TableId("db", "t"), "MergeTree", DedupCheck.NON_REPLICATED);
         assertTrue(m.contains("ALTER TABLE `db`.`t` MODIFY SETTING non_replicated_deduplication_window = 1000"), m);
     }
+
+    @Test
+    void neededIsBlocksTimesPartitionsTimesIds() {
+        assertEquals(2 * 12 * 3, DedupCheck.needed(2, 12, 3));
+        assertEquals(1, DedupCheck.needed(0, 0, 0), "at least one of each");
+        assertEquals(3L * Integer.MAX_VALUE, DedupCheck.needed(3, Integer.MAX_VALUE, 1), "no int overflow");
+    }
+
+    @Test
+    void windowWarningOnlyBelowNeededWithTheNumbersAndTheFix() {
+        TableId t = new TableId("db", "t");
+        assertNull(DedupCheck.windowWarning(t, DedupCheck.NON_REPLICATED, 1000, 2, 12, 3, "toYYYYMM(ts)"));
+        assertNull(DedupCheck.windowWarning(t, DedupCheck.NON_REPLICATED, 72, 2, 12, 3, "toYYYYMM(ts)"), "equal is enough");
+        String w = DedupCheck.windowWarning(t, DedupCheck.NON_REPLICATED, 50, 2, 12, 3, "toYYYYMM(ts)");
+        assertTrue(w.contains("last 50 inserted blocks (non_replicated_deduplication_window = 50)"), w);
+        assertTrue(w.contains("up to 72 again: 2 blocks in flight per partition x 12 Kafka partitions"), w);
+        assertTrue(w.contains("x 3 IDs per block (an estimate"), w);
+        assertTrue(w.contains("PARTITION BY toYYYYMM(ts)"), w);
+        assertTrue(w.contains("other writers"), w);
+        assertTrue(w.contains("ALTER TABLE `db`.`t` MODIFY SETTING non_replicated_deduplication_window = 1000."), w);
+        String u = DedupCheck.windowWarning(t, DedupCheck.REPLICATED, 100, 2, 100, 1, null);
+        assertTrue(u.contains("x 1 ID per block.") && !u.contains("estimate"), u);
+        assertTrue(u.contains("MODIFY SETTING replicated_deduplication_window = 2000."), u);
+    }
 }
