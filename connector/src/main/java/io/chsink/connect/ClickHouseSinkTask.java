@@ -100,7 +100,7 @@ public class ClickHouseSinkTask extends SinkTask {
         stats.register(LOG);
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
-        delivery = Deliveries.create(config, client, buffer, this::openBlock, name);
+        delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf);
         rows = RowSources.create(config, client);
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
                 delivery::beforeAttempt), INSERT_CONCURRENCY, delivery.insertsPerTable(), "chsink-insert-" + name,
@@ -285,6 +285,17 @@ public class ClickHouseSinkTask extends SinkTask {
         dropped.add(failed);
         rewinds.rewind(dropped, tp -> true, "table " + failed.table() + " changed while a block was on its way ("
                 + reason + ")");
+    }
+
+    /** How many of the task's partitions are routed to the table. */
+    private int partitionsOf(TableId table) {
+        int n = 0;
+        for (TopicPartition tp : context.assignment()) {
+            if (router.tableFor(tp.topic()).equals(table)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Bytes held in open, queued and in-flight blocks: what buffer.max.bytes bounds. */

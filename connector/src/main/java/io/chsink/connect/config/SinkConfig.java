@@ -103,7 +103,10 @@ public final class SinkConfig extends AbstractConfig {
                             + "by at most one poll's records (the heap behind these bytes is as much plus at most "
                             + "one 256 KiB chunk per column stream of each block, as buffers grow by chunks). Besides, "
                             + "the buffers of each table's last inserted block are kept for its next block, at most "
-                            + "2 x " + FLUSH_MAX_BYTES + " per task. Must be larger than " + FLUSH_MAX_BYTES
+                            + "2 x " + FLUSH_MAX_BYTES + " per task. exactly_once: the partition of the oldest "
+                            + "rebuild of a recorded block in progress is never paused (a rebuild is sealed only "
+                            + "when its recorded range is complete), so the task may hold the bound plus one "
+                            + "recorded block. Must be larger than " + FLUSH_MAX_BYTES
                             + " (validation and start refuse it otherwise: a block is sealed by size only at "
                             + FLUSH_MAX_BYTES + ", so one block would fill the whole bound); the default is 3 x "
                             + "the default " + FLUSH_MAX_BYTES + ".",

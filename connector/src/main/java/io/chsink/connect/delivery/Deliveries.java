@@ -3,23 +3,25 @@ package io.chsink.connect.delivery;
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.block.BlockBuffer;
 import io.chsink.connect.config.SinkConfig;
-import io.chsink.connect.exactlyonce.DedupCheck;
 import io.chsink.connect.exactlyonce.ExactlyOnceDelivery;
 import io.chsink.connect.exactlyonce.StateStore;
+import io.chsink.connect.exactlyonce.TargetTables;
 import io.chsink.connect.schema.TableId;
+import java.util.function.ToIntFunction;
 
 /** The one place where delivery.guarantee is looked at: the task gets its {@link Delivery} here, at start. */
 public final class Deliveries {
     private Deliveries() {
     }
 
+    /** @param partitionsOf the Kafka partitions of this task routed to a table (for the dedup window check) */
     public static Delivery create(SinkConfig config, Client client, BlockBuffer buffer, BlockOpener opener,
-            String connector) {
+            String connector, ToIntFunction<TableId> partitionsOf) {
         switch (config.deliveryGuarantee()) {
             case EXACTLY_ONCE:
                 TableId stateTable = new TableId(config.database(), config.exactlyOnceStateTable());
                 return new ExactlyOnceDelivery(buffer, opener, () -> StateStore.open(client, stateTable, connector),
-                        table -> DedupCheck.require(client, table), connector);
+                        TargetTables.of(client, stateTable, partitionsOf), connector);
             case AT_LEAST_ONCE:
                 return new AtLeastOnceDelivery(buffer, opener);
             default:

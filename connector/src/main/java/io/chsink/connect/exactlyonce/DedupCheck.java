@@ -174,21 +174,4 @@ public final class DedupCheck {
                 + " = 0), so delivery.guarantee=exactly_once could insert a replayed block twice. Run: ALTER TABLE "
                 + table.quoted() + " MODIFY SETTING " + setting + " = 1000 (or use delivery.guarantee=at_least_once).";
     }
-
-    /**
-     * Task side: throws when the table cannot take exactly_once inserts (a ConnectException naming the fix), or a
-     * RetriableException when its settings cannot be read now.
-     */
-    public static void require(Client client, TableId table) {
-        String problem;
-        try {
-            problem = problem(client, table);
-        } catch (RuntimeException e) {
-            throw new org.apache.kafka.connect.errors.RetriableException("Could not read the engine settings of "
-                    + table + ": " + e.getMessage(), e);
-        }
-        if (problem != null) {
-            throw new org.apache.kafka.connect.errors.ConnectException(problem);
-        }
-    }
 }

@@ -10,12 +10,13 @@ import io.chsink.connect.delivery.Delivery;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -47,7 +48,9 @@ public final class ExactlyOnceDelivery implements Delivery {
     private final BlockBuffer buffer;
     private final BlockOpener opener;
     private final Supplier<? extends RecordedBlocks> storeOpener;
-    private final Consumer<TableId> tableCheck;
+    private final TargetTables targets;
+    /** Per target table read so far: how a partial rebuild into it is judged. */
+    private final Map<TableId, RebuildCheck> rebuildChecks = new HashMap<>();
     private final String connector;
     private volatile RecordedBlocks store;
     private final ReplayPlanner planner = new ReplayPlanner();
@@ -58,14 +61,14 @@ public final class ExactlyOnceDelivery implements Delivery {
     /**
      * @param store opens the state table (creating it if needed) on first use, so a task starts while ClickHouse is
      *     down
-     * @param tableCheck refuses a table that does not deduplicate inserts (throws)
+     * @param targets refuses a table that cannot take exactly_once inserts (throws)
      */
     public ExactlyOnceDelivery(BlockBuffer buffer, BlockOpener opener, Supplier<? extends RecordedBlocks> store,
-            Consumer<TableId> tableCheck, String connector) {
+            TargetTables targets, String connector) {
         this.buffer = buffer;
         this.opener = opener;
         this.storeOpener = store;
-        this.tableCheck = tableCheck;
+        this.targets = targets;
         this.connector = connector;
     }
 
@@ -194,6 +197,11 @@ public final class ExactlyOnceDelivery implements Delivery {
 
     private void sealRebuilt(TableBlock b, String early) {
         BlockManifest m = b.manifest();
+        RebuildCheck check = rebuildChecks.get(m.table());
+        String problem = b.rows() < m.rows() && check != null ? check.problem(m, b.rows()) : null;
+        if (problem != null) {
+            throw new ConnectException(problem);
+        }
         if (b.rows() != m.rows() || early != null) {
             LOG.warn("Rebuilt {} holds {} of its {} recorded rows{}: records of its range were not redelivered "
                     + "(compacted or deleted) or now went to the dead-letter queue; it is re-sent with its recorded "
@@ -245,7 +253,16 @@ public final class ExactlyOnceDelivery implements Delivery {
 
     @Override
     public void checkTable(TableId table) {
-        tableCheck.accept(table);
+        String engine;
+        try {
+            engine = store().engine();
+        } catch (RuntimeException e) {
+            throw new RetriableException("Could not open the exactly-once state table: " + e.getMessage(), e);
+        }
+        RebuildCheck c = targets.check(table, engine);
+        if (c != null) {
+            rebuildChecks.put(table, c);
+        }
     }
 
     @Override

@@ -12,6 +12,9 @@ public interface RecordedBlocks {
      */
     List<BlockManifest> load(TopicPartition tp, long fromOffset);
 
+    /** The state table's engine (KeeperMap, ReplacingMergeTree, ...): whether every replica sees it. */
+    String engine();
+
     /** Writes the manifest; returns when it is durable. */
     void record(BlockManifest m);
 }

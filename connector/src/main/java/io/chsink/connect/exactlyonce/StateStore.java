@@ -66,6 +66,7 @@ public final class StateStore implements RecordedBlocks {
     }
 
     /** The state table's engine as the server reported it when opened, e.g. KeeperMap or ReplacingMergeTree. */
+    @Override
     public String engine() {
         return engine;
     }

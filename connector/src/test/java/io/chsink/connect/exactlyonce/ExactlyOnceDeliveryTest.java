@@ -50,6 +50,11 @@ class ExactlyOnceDeliveryTest {
         public void record(BlockManifest m) {
             recorded.add(m);
         }
+
+        @Override
+        public String engine() {
+            return "KeeperMap";
+        }
     }
 
     /** One task life: its own buffer and delivery on the shared state table. */
@@ -59,6 +64,10 @@ class ExactlyOnceDeliveryTest {
         final List<SinkRecord> reported = new ArrayList<>();
 
         Life(MemoryStore store) {
+            this(store, (t, engine) -> null);
+        }
+
+        Life(MemoryStore store, TargetTables targets) {
             BlockOpener opener = (key, topic) -> {
                 TableBlock b = buffer.open(key);
                 if (b == null) {
@@ -67,7 +76,7 @@ class ExactlyOnceDeliveryTest {
                 }
                 return b;
             };
-            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, t -> { }, "c");
+            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, targets, "c");
         }
 
         /** What the task does with a batch. */
@@ -211,10 +220,30 @@ class ExactlyOnceDeliveryTest {
     void theTableCheckRunsThroughTheDelivery() {
         Life life = new Life(new MemoryStore());
         ExactlyOnceDelivery refusing = new ExactlyOnceDelivery(life.buffer, (k, t) -> null, MemoryStore::new,
-                t -> {
-                    throw new ConnectException("no dedup on " + t);
+                (t, engine) -> {
+                    throw new ConnectException("no dedup on " + t + " (state table " + engine + ")");
                 }, "c");
         assertThrows(ConnectException.class, () -> refusing.checkTable(T));
         assertNull(refusing.blockFor(TestTables.record("a", 0, 0), T, null), "a missing table gives no block");
+    }
+
+    @Test
+    void aPartialRebuildIsRefusedWhereTheServerNumbersPartitionParts() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        first.put(records(0, 0, 4));
+        first.flush();
+        // a partitioned table on a server with ordinal block IDs (before 26.2)
+        Life second = new Life(store, (t, engine) -> new RebuildCheck("toYYYYMM(ts)", true, "25.8.1.1"));
+        second.delivery.checkTable(T);
+        List<SinkRecord> batch = records(0, 0, 2);
+        batch.addAll(records(0, 7, 7));
+        ConnectException e = assertThrows(ConnectException.class, () -> second.put(batch));
+        assertTrue(e.getMessage().contains("a-0"), e.getMessage());
+        // the same rebuild on 26.7's unified IDs goes
+        Life third = new Life(store, (t, engine) -> new RebuildCheck("toYYYYMM(ts)", false, "26.7.2.1"));
+        third.delivery.checkTable(T);
+        third.put(batch);
+        assertEquals(3, third.flush().get(0).rows());
     }
 }
