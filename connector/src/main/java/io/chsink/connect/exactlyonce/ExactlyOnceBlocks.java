@@ -41,6 +41,8 @@ public final class ExactlyOnceBlocks {
     private final ReplayPlanner planner = new ReplayPlanner();
     /** Per partition, the key of the block being rebuilt, if any. */
     private final Map<TopicPartition, BlockKey> rebuilding = new HashMap<>();
+    /** TEMP wiring for epoch: per partition, its epoch (StateStore.epoch), read when its blocks are loaded. */
+    private final Map<TopicPartition, Long> epochs = new HashMap<>();
     private TopicPartition lastTp;
 
     /** @param store opens the state table (creating it if needed) on first use, so a task starts while ClickHouse is down */
@@ -70,6 +72,7 @@ public final class ExactlyOnceBlocks {
             List<BlockManifest> blocks;
             try {
                 blocks = store().load(e.getKey(), first.kafkaOffset());
+                epochs.put(e.getKey(), store().epoch(e.getKey()));
             } catch (RuntimeException ex) {
                 throw new RetriableException("Could not read the recorded blocks of " + e.getKey()
                         + " from the exactly-once state table: " + ex.getMessage(), ex);
@@ -166,7 +169,8 @@ public final class ExactlyOnceBlocks {
     /** A sealed block is about to be submitted: its composition and token are fixed now (new blocks). */
     public void beforeSubmit(TableBlock b) {
         if (b.manifest() == null) {
-            b.manifest(BlockManifest.of(connector, b));
+            TopicPartition tp = b.offsetRanges().keySet().iterator().next();
+            b.manifest(BlockManifest.of(connector, b, epochs.getOrDefault(tp, 0L)));
         }
         planner.add(b.manifest());
     }
@@ -189,6 +193,7 @@ public final class ExactlyOnceBlocks {
     public void revoked(Collection<TopicPartition> partitions) {
         planner.revoked(partitions);
         rebuilding.keySet().removeAll(partitions);
+        epochs.keySet().removeAll(partitions);
     }
 
     private TopicPartition partitionOf(SinkRecord r) {
