@@ -121,7 +121,8 @@ public final class SinkConfig extends AbstractConfig {
                     Importance.LOW,
                     "exactly_once only: table in clickhouse.database where block compositions are recorded. The "
                             + "connector creates it (a KeeperMap where the server has one, else a ReplacingMergeTree "
-                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT and SELECT on it.",
+                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT and SELECT on it "
+                            + "(and ALTER DELETE to move offsets through the REST API).",
                     GROUP_DELIVERY, 2, Width.MEDIUM, "Exactly-once state table")
             .define(TOMBSTONES_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
                     Importance.MEDIUM,
