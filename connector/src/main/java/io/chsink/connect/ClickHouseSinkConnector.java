@@ -5,6 +5,7 @@ import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.exactlyonce.DedupCheck;
+import io.chsink.connect.exactlyonce.OffsetsReset;
 import io.chsink.connect.exactlyonce.StateEngineCheck;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
@@ -16,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
@@ -53,6 +55,33 @@ public class ClickHouseSinkConnector extends SinkConnector {
 
     @Override
     public void stop() {
+    }
+
+    /**
+     * Offsets altered or reset through Connect's REST API (KIP-875), called on a worker while the connector is
+     * stopped, before Connect moves the offsets. at_least_once keeps no state: nothing to do. exactly_once: the
+     * altered partitions' recorded blocks are deleted from the state table and their epoch raised (see
+     * {@link OffsetsReset}), so the records consumed from the new offsets land once more. A failure (ClickHouse
+     * down) throws: the REST request fails and the offsets stay as they were.
+     */
+    @Override
+    public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
+        SinkConfig config;
+        try {
+            config = new SinkConfig(connectorConfig);
+        } catch (org.apache.kafka.common.config.ConfigException e) {
+            throw new org.apache.kafka.connect.errors.ConnectException("Cannot alter the offsets of connector "
+                    + connectorConfig.get("name") + ": its configuration is invalid: " + e.getMessage(), e);
+        }
+        if (config.exactlyOnce()) {
+            OffsetsReset.apply(config, connectorName(connectorConfig), offsets, System.currentTimeMillis());
+        }
+        return true;
+    }
+
+    /** The name the tasks put in their tokens and state rows (ClickHouseSinkTask: "name", else "task"). */
+    static String connectorName(Map<String, String> config) {
+        return config.getOrDefault("name", "task");
     }
 
     @Override

@@ -31,15 +31,25 @@ public final class BlockManifest {
         this.token = Objects.requireNonNull(token, "token");
     }
 
-    /** The composition of a sealed exactly_once block (one partition), with a token derived from it. */
+    /** The composition of a sealed exactly_once block (one partition), with a token derived from it (epoch 0). */
     public static BlockManifest of(String connector, TableBlock b) {
+        return of(connector, b, 0);
+    }
+
+    /**
+     * The composition of a sealed exactly_once block (one partition), with a token derived from it and from its
+     * partition's epoch ({@code StateStore.epoch}): 0 until the partition's offsets are first altered or reset
+     * through Connect's REST API, a larger number after each such change, so that records consumed again after it
+     * are not taken for duplicates of their earlier insert.
+     */
+    public static BlockManifest of(String connector, TableBlock b, long epoch) {
         if (b.offsetRanges().size() != 1) {
             throw new IllegalStateException("an exactly_once block holds one partition, not " + b.offsetRanges().keySet());
         }
         TopicPartition tp = b.offsetRanges().keySet().iterator().next();
         long[] r = b.offsetRanges().get(tp);
         return new BlockManifest(b.table(), tp, r[0], r[1], b.rows(), b.firstTimestamp(),
-                token(connector, tp, r[0], r[1], b.firstTimestamp()));
+                token(connector, tp, r[0], r[1], b.firstTimestamp(), epoch));
     }
 
     /**
@@ -49,6 +59,20 @@ public final class BlockManifest {
     public static String token(String connector, TopicPartition tp, long first, long last, long firstTimestamp) {
         return "chsink/" + connector + "/" + tp.topic() + "/" + tp.partition() + "/" + first + "-" + last + "/"
                 + firstTimestamp;
+    }
+
+    /**
+     * The token of epoch 0 as above (what every block had before epochs existed, so recorded blocks keep
+     * matching); from epoch 1 on, {@code /e<epoch>} is appended. The last segment of an epoch-0 token is a number,
+     * never {@code e...}, so no token of one epoch equals a token of another.
+     */
+    public static String token(String connector, TopicPartition tp, long first, long last, long firstTimestamp,
+            long epoch) {
+        if (epoch < 0) {
+            throw new IllegalArgumentException("epoch " + epoch + " < 0");
+        }
+        String t = token(connector, tp, first, last, firstTimestamp);
+        return epoch == 0 ? t : t + "/e" + epoch;
     }
 
     public TableId table() {

@@ -56,6 +56,8 @@ public final class ExactlyOnceDelivery implements Delivery {
     private final ReplayPlanner planner = new ReplayPlanner();
     /** Per partition, the rebuild in progress, in the order they began. */
     private final Map<TopicPartition, Rebuild> rebuilding = new LinkedHashMap<>();
+    /** Per loaded partition, its epoch (offsets altered through the REST API: docs/exactly-once.md). */
+    private final Map<TopicPartition, Long> epochs = new HashMap<>();
     private TopicPartition lastTp;
 
     /**
@@ -100,6 +102,7 @@ public final class ExactlyOnceDelivery implements Delivery {
             List<BlockManifest> blocks;
             try {
                 blocks = store().load(e.getKey(), first.kafkaOffset());
+                epochs.put(e.getKey(), store().epoch(e.getKey()));
             } catch (RuntimeException ex) {
                 throw new RetriableException("Could not read the recorded blocks of " + e.getKey()
                         + " from the exactly-once state table: " + ex.getMessage(), ex);
@@ -217,7 +220,8 @@ public final class ExactlyOnceDelivery implements Delivery {
     @Override
     public void beforeSubmit(TableBlock b) {
         if (b.manifest() == null) {
-            b.manifest(BlockManifest.of(connector, b));
+            TopicPartition tp = b.key().partition();
+            b.manifest(BlockManifest.of(connector, b, epochs.getOrDefault(tp, 0L)));
         }
         planner.add(b.manifest());
     }
@@ -243,6 +247,7 @@ public final class ExactlyOnceDelivery implements Delivery {
     public void revoked(Collection<TopicPartition> partitions) {
         planner.revoked(partitions);
         rebuilding.keySet().removeAll(partitions);
+        epochs.keySet().removeAll(partitions);
     }
 
     /** One insert per table: a partition's blocks land in order (docs/exactly-once.md, I5). */

@@ -12,6 +12,12 @@ public interface RecordedBlocks {
      */
     List<BlockManifest> load(TopicPartition tp, long fromOffset);
 
+    /**
+     * The partition's epoch: 0 until its offsets are first altered or reset through Connect's REST API, then larger
+     * with every such change; it goes into the tokens of blocks built from then on.
+     */
+    long epoch(TopicPartition tp);
+
     /** The state table's engine (KeeperMap, ReplacingMergeTree, ...): whether every replica sees it. */
     String engine();
 

@@ -8,7 +8,9 @@ import com.clickhouse.client.api.query.QuerySettings;
 import io.chsink.connect.block.BlockManifest;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,12 @@ public final class StateStore implements RecordedBlocks {
     /** The rest of the fallback table's definition after COLUMNS; %s is the engine. */
     private static final String REPLACING_TAIL = ", recorded_at DateTime DEFAULT now()) ENGINE = %s ORDER BY "
             + "(connector, topic, partition, first_offset) TTL recorded_at + INTERVAL 30 DAY";
+
+    /** The first and last offset of a partition's epoch marker row ({@link #reset}). */
+    static final long MARKER_OFFSET = -1;
+    static final String MARKER_TOKEN = "chsink-epoch";
+    /** A marker's recorded_at: with the 30-day TTL added, still within DateTime's range (up to 2106). */
+    static final String MARKER_RECORDED_AT = "2100-01-01 00:00:00";
 
     private final Client client;
     private final TableId table;
@@ -112,17 +120,27 @@ public final class StateStore implements RecordedBlocks {
     /** Writes the manifest; returns when the server has acknowledged it. */
     @Override
     public void record(BlockManifest m) {
+        write(m.partition(), m.firstOffset(), m.lastOffset(), m.table().database(), m.table().table(), m.rows(),
+                m.firstTimestamp(), m.token(), false);
+    }
+
+    /**
+     * One row. A marker (the partition's epoch row) gets a {@code recorded_at} far beyond the ReplacingMergeTree's
+     * TTL, so it never expires: see {@link #reset}.
+     */
+    private void write(TopicPartition tp, long first, long last, String db, String tbl, int rows, long ts,
+            String token, boolean marker) {
         Map<String, Object> p = new HashMap<>();
         p.put("connector", connector);
-        p.put("topic", m.partition().topic());
-        p.put("partition", m.partition().partition());
-        p.put("first", m.firstOffset());
-        p.put("last", m.lastOffset());
-        p.put("db", m.table().database());
-        p.put("tbl", m.table().table());
-        p.put("rows", m.rows());
-        p.put("ts", m.firstTimestamp());
-        p.put("token", m.token());
+        p.put("topic", tp.topic());
+        p.put("partition", tp.partition());
+        p.put("first", first);
+        p.put("last", last);
+        p.put("db", db);
+        p.put("tbl", tbl);
+        p.put("rows", rows);
+        p.put("ts", ts);
+        p.put("token", token);
         String values = "{connector:String}, {topic:String}, {partition:Int32}, {first:Int64}, {last:Int64}, "
                 + "{db:String}, {tbl:String}, {rows:UInt32}, {ts:Int64}, {token:String}, "
                 + "toUnixTimestamp64Nano(now64(9))";
@@ -130,7 +148,9 @@ public final class StateStore implements RecordedBlocks {
                 ? "INSERT INTO " + table.quoted() + " SELECT concat({connector:String}, '/', {topic:String}, '/', "
                         + "toString({partition:Int32}), '/', toString({first:Int64})), " + values
                 : "INSERT INTO " + table.quoted() + " (connector, topic, partition, first_offset, last_offset, "
-                        + "target_database, target_table, rows, first_timestamp, token, version) SELECT " + values;
+                        + "target_database, target_table, rows, first_timestamp, token, version"
+                        + (marker ? ", recorded_at" : "") + ") SELECT " + values
+                        + (marker ? ", toDateTime(" + literal(MARKER_RECORDED_AT) + ", 'UTC')" : "");
         run(client, sql, p);
     }
 
@@ -145,14 +165,10 @@ public final class StateStore implements RecordedBlocks {
         p.put("topic", tp.topic());
         p.put("partition", tp.partition());
         p.put("from", fromOffset);
-        QuerySettings s = new QuerySettings();
-        if (!keeperMap) {
-            s.serverSetting("select_sequential_consistency", "1"); // replicated state tables: see the latest write
-        }
         List<GenericRecord> rows = client.queryAll("SELECT first_offset, last_offset, target_database, "
                 + "target_table, rows, first_timestamp, token FROM " + table.quoted() + (keeperMap ? "" : " FINAL")
                 + " WHERE connector = {connector:String} AND topic = {topic:String} AND partition = {partition:Int32}"
-                + " AND last_offset >= {from:Int64} ORDER BY first_offset", p, s);
+                + " AND last_offset >= {from:Int64} ORDER BY first_offset", p, readSettings());
         List<BlockManifest> out = new ArrayList<>(rows.size());
         for (GenericRecord r : rows) {
             out.add(new BlockManifest(new TableId(r.getString("target_database"), r.getString("target_table")), tp,
@@ -165,6 +181,105 @@ public final class StateStore implements RecordedBlocks {
         return out;
     }
 
+    /**
+     * The partition's epoch, for the tokens of the blocks built from now on
+     * ({@link BlockManifest#of(String, io.chsink.connect.block.TableBlock, long)}): 0 until its offsets are first
+     * altered or reset through Connect's REST API, then the value {@link #reset} wrote. Read it when the partition's
+     * recorded blocks are loaded ({@link #load}), i.e. once per partition after the task got it: it changes only
+     * while the connector is stopped.
+     */
+    @Override
+    public long epoch(TopicPartition tp) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("connector", connector);
+        p.put("topic", tp.topic());
+        p.put("partition", tp.partition());
+        List<GenericRecord> rows = client.queryAll("SELECT first_timestamp FROM " + table.quoted()
+                + (keeperMap ? "" : " FINAL") + " WHERE connector = {connector:String} AND topic = {topic:String} AND "
+                + "partition = {partition:Int32} AND first_offset = " + MARKER_OFFSET, p, readSettings());
+        return rows.isEmpty() ? 0 : rows.get(0).getLong("first_timestamp");
+    }
+
+    /** What {@link #reset} did to one partition. */
+    public static final class Reset {
+        /** How many recorded blocks of the partition were deleted. */
+        public final long deletedBlocks;
+        public final long previousEpoch;
+        public final long epoch;
+
+        Reset(long deletedBlocks, long previousEpoch, long epoch) {
+            this.deletedBlocks = deletedBlocks;
+            this.previousEpoch = previousEpoch;
+            this.epoch = epoch;
+        }
+    }
+
+    /**
+     * The partitions' offsets are being altered or reset through Connect's REST API (the connector is stopped):
+     * the records consumed next are to be inserted again, whatever was inserted before. For each partition, first
+     * a new epoch is written ({@link #nextEpoch}: it only grows), then the partition's recorded blocks are deleted,
+     * so that no earlier block is rebuilt with its old token and no new block gets a token of before. Either step
+     * may fail (an exception); a repeated call completes the work, and a partial one is harmless: a higher epoch
+     * with the blocks still recorded is what a task would see had it never been reset.
+     *
+     * <p>The epoch is a marker row of the partition with {@code first_offset = last_offset = -1} and the epoch in
+     * {@code first_timestamp}: {@link #load} asks for {@code last_offset >= } a Kafka offset (never negative) and
+     * pruning keeps rows with a negative {@code first_offset}, so neither ever sees it; in a ReplacingMergeTree its
+     * {@code recorded_at} is {@value #MARKER_RECORDED_AT}, so the 30-day TTL never removes it.
+     */
+    public Map<TopicPartition, Reset> reset(Collection<TopicPartition> partitions, long nowMs) {
+        Map<TopicPartition, Reset> out = new LinkedHashMap<>();
+        if (partitions.isEmpty()) {
+            return out;
+        }
+        Map<String, Object> p = new HashMap<>();
+        p.put("connector", connector);
+        p.put("keys", keys(partitions));
+        String which = " WHERE connector = {connector:String} AND has(splitByChar(',', {keys:String}), "
+                + "concat(topic, '/', toString(partition)))";
+        Map<TopicPartition, long[]> found = new HashMap<>(); // blocks, epoch
+        for (GenericRecord r : client.queryAll("SELECT topic, partition, countIf(first_offset >= 0) AS blocks, "
+                + "maxIf(first_timestamp, first_offset = " + MARKER_OFFSET + ") AS epoch FROM " + table.quoted()
+                + (keeperMap ? "" : " FINAL") + which + " GROUP BY topic, partition", p, readSettings())) {
+            found.put(new TopicPartition(r.getString("topic"), r.getInteger("partition")),
+                    new long[] {r.getLong("blocks"), r.getLong("epoch")});
+        }
+        for (TopicPartition tp : partitions) {
+            long[] f = found.getOrDefault(tp, new long[2]);
+            long epoch = nextEpoch(f[1], nowMs);
+            write(tp, MARKER_OFFSET, MARKER_OFFSET, "", "", 0, epoch, MARKER_TOKEN, true);
+            out.put(tp, new Reset(f[0], f[1], epoch));
+        }
+        run(client, "DELETE FROM " + table.quoted() + which + " AND first_offset >= 0", p);
+        return out;
+    }
+
+    /**
+     * The epoch after a reset: the reset's time in milliseconds, or the previous epoch + 1 if that is not larger.
+     * It only grows, and since it is a clock reading, even a marker lost by hand (a truncated or re-created state
+     * table) cannot make a later reset reuse an epoch of earlier tokens.
+     */
+    static long nextEpoch(long previous, long nowMs) {
+        return Math.max(previous + 1, nowMs);
+    }
+
+    /** {@code topic/partition,...}: topic names are made of [a-zA-Z0-9._-], so neither separator is ambiguous. */
+    static String keys(Collection<TopicPartition> partitions) {
+        StringBuilder b = new StringBuilder();
+        for (TopicPartition tp : partitions) {
+            b.append(b.length() == 0 ? "" : ",").append(tp.topic()).append('/').append(tp.partition());
+        }
+        return b.toString();
+    }
+
+    private QuerySettings readSettings() {
+        QuerySettings s = new QuerySettings();
+        if (!keeperMap) {
+            s.serverSetting("select_sequential_consistency", "1"); // replicated state tables: see the latest write
+        }
+        return s;
+    }
+
     /** KeeperMap has no TTL: blocks wholly before the first redelivered offset are committed and go. */
     private void prune(TopicPartition tp, long fromOffset) {
         Map<String, Object> p = new HashMap<>();
@@ -174,7 +289,8 @@ public final class StateStore implements RecordedBlocks {
         p.put("from", fromOffset);
         try {
             run(client, "DELETE FROM " + table.quoted() + " WHERE connector = {connector:String} AND "
-                    + "topic = {topic:String} AND partition = {partition:Int32} AND last_offset < {from:Int64}", p);
+                    + "topic = {topic:String} AND partition = {partition:Int32} AND last_offset < {from:Int64} AND "
+                    + "first_offset >= 0", p); // the epoch marker (first_offset -1) stays
         } catch (RuntimeException e) {
             LOG.warn("Could not prune committed blocks of {} from {}: {}", tp, table.quoted(), firstLine(e));
         }

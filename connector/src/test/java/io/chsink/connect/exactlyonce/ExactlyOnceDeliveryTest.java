@@ -31,7 +31,13 @@ class ExactlyOnceDeliveryTest {
     /** The state table: what was recorded, in order. */
     static final class MemoryStore implements RecordedBlocks {
         final List<BlockManifest> recorded = new ArrayList<>();
+        final java.util.Map<TopicPartition, Long> epochs = new java.util.HashMap<>();
         int loads;
+
+        @Override
+        public long epoch(TopicPartition tp) {
+            return epochs.getOrDefault(tp, 0L);
+        }
 
         @Override
         public List<BlockManifest> load(TopicPartition tp, long fromOffset) {
@@ -245,5 +251,18 @@ class ExactlyOnceDeliveryTest {
         third.delivery.checkTable(T);
         third.put(batch);
         assertEquals(3, third.flush().get(0).rows());
+    }
+
+    @Test
+    void blocksBuiltAfterAnOffsetsResetCarryThePartitionsEpoch() throws Exception {
+        MemoryStore store = new MemoryStore();
+        store.epochs.put(P0, 1234L);
+        Life life = new Life(store);
+        List<SinkRecord> batch = records(0, 0, 1);
+        batch.addAll(records(1, 0, 1));
+        life.put(batch);
+        List<TableBlock> sent = life.flush();
+        assertEquals("chsink/c/a/0/0-1/1000/e1234", sent.get(0).manifest().token());
+        assertEquals("chsink/c/a/1/0-1/1000", sent.get(1).manifest().token(), "epoch 0: the token of old");
     }
 }

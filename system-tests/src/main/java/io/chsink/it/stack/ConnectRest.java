@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -171,6 +172,85 @@ public final class ConnectRest {
     /** {@code POST /connectors/{name}/restart?includeTasks=..&onlyFailed=false}. */
     public void restartConnector(String name, boolean includeTasks) {
         call("POST", "/connectors/" + encode(name) + "/restart?includeTasks=" + includeTasks + "&onlyFailed=false", null);
+    }
+
+    /**
+     * {@code PUT /connectors/{name}/stop} (KIP-875), then waits until the connector is STOPPED with no tasks:
+     * only then does Connect accept offset changes.
+     */
+    public void stopConnector(String name, Duration timeout) {
+        call("PUT", "/connectors/" + encode(name) + "/stop", null);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ConnectorStatus status = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                status = connectorStatus(name);
+                if ("STOPPED".equals(status.connector().state()) && status.tasks().isEmpty()) {
+                    return;
+                }
+            } catch (RestException e) {
+                if (e.status() != 409) {
+                    throw e;
+                }
+            }
+            ChildJvm.sleep(250);
+        }
+        throw new IllegalStateException("connector " + name + " did not stop within " + timeout + ": "
+                + (status == null ? "no status" : describe(status)));
+    }
+
+    /** {@code PUT /connectors/{name}/resume}: a STOPPED (or PAUSED) connector starts its tasks again. */
+    public void resumeConnector(String name) {
+        call("PUT", "/connectors/" + encode(name) + "/resume", null);
+    }
+
+    /** {@code GET /connectors/{name}/offsets} of a sink connector: the committed offset per topic partition. */
+    public Map<TopicPartition, Long> sinkOffsets(String name) {
+        Map<TopicPartition, Long> out = new LinkedHashMap<>();
+        for (JsonNode o : call("GET", "/connectors/" + encode(name) + "/offsets", null).path("offsets")) {
+            JsonNode p = o.path("partition");
+            out.put(new TopicPartition(p.path("kafka_topic").asText(), p.path("kafka_partition").asInt()),
+                    o.path("offset").path("kafka_offset").asLong());
+        }
+        return out;
+    }
+
+    /**
+     * {@code PATCH /connectors/{name}/offsets} of a stopped sink connector: each partition to its offset, or reset
+     * (its committed offset deleted) where the value is null. Returns Connect's message.
+     */
+    public String alterSinkOffsets(String name, Map<TopicPartition, Long> offsets) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        offsets.forEach((tp, offset) -> {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("partition", Map.of("kafka_topic", tp.topic(), "kafka_partition", tp.partition()));
+            entry.put("offset", offset == null ? null : Map.of("kafka_offset", offset));
+            list.add(entry);
+        });
+        return offsetsCall("PATCH", name, Map.of("offsets", list));
+    }
+
+    /** {@code DELETE /connectors/{name}/offsets} of a stopped connector: all its offsets reset. Returns the message. */
+    public String resetOffsets(String name) {
+        return offsetsCall("DELETE", name, null);
+    }
+
+    /**
+     * Offsets calls also retry, for up to 30 s, the answer Connect gives while the stopped tasks' consumers are
+     * still leaving the group ("haven't stopped completely yet").
+     */
+    private String offsetsCall(String method, String name, Object body) {
+        long deadline = System.nanoTime() + CONFLICT_RETRY.toNanos();
+        while (true) {
+            try {
+                return call(method, "/connectors/" + encode(name) + "/offsets", body).path("message").asText();
+            } catch (RestException e) {
+                if (!e.body().contains("haven't stopped completely") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            ChildJvm.sleep(500);
+        }
     }
 
     public void deleteConnector(String name) {
