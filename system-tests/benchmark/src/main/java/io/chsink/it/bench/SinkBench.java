@@ -5,6 +5,7 @@ import io.chsink.it.events.CheckLine;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.stack.ClickHouseServer;
+import io.chsink.it.stack.ProcessCpu;
 import io.chsink.it.stack.Stack;
 import java.nio.file.Files;
 import java.nio.file.Path;

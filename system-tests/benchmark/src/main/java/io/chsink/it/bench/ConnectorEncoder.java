@@ -28,7 +28,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * the task cuts them with default settings (500,000 rows or 32 MiB of encoded columns, checked after every record);
  * the blocks are written back to back as one Native body.
  * <p>
- * system-tests never compiles against the connector's classes ({@link ConnectorClasses} finds them). They are reached
+ * The benchmark never compiles against the connector's classes ({@link ConnectorClasses} finds them). They are reached
  * through method handles held in static finals, which the JIT inlines like direct calls, so the timing is the
  * connector's, not the reflection's.
  */

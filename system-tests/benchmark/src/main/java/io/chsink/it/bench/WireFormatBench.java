@@ -6,6 +6,7 @@ import io.chsink.it.events.DirectLoader;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.stack.ClickHouseServer;
+import io.chsink.it.stack.ProcessCpu;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
