@@ -202,7 +202,7 @@ public final class SinkBench {
                     + " polls deliver them) in %.1f s (not timed)%n", o.rows(), o.partitions(), o.batch(),
                     (System.nanoTime() - t0) / 1e9);
         }
-        try (Client client = BlocksPath.client(server.url() + "/", server.user(), server.password())) {
+        try (Client client = BlocksPath.client(server.url(), server.user(), server.password())) {
             if (o.runs('C')) {
                 runC(client, records);
             }
