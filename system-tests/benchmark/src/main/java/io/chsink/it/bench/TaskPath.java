@@ -1,5 +1,6 @@
 package io.chsink.it.bench;
 
+import io.chsink.it.stack.ProcessCpu;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;

@@ -1,5 +1,6 @@
 package io.chsink.it.bench;
 
+import io.chsink.it.stack.ProcessCpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

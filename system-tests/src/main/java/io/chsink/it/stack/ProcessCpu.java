@@ -1,4 +1,4 @@
-package io.chsink.it.bench;
+package io.chsink.it.stack;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,12 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * CPU time (user + system, all threads) of one process, read from {@code /proc/PID/stat}: the embedded ClickHouse
- * (the process whose command line holds {@code --http_port PORT}), a Connect worker, or this JVM. Unlike wall time,
- * CPU time barely moves when other processes compete for the cores. Resolution is one clock tick (10 ms); unknown
- * (-1) off Linux.
+ * CPU time (user + system, all threads) of one process of the stack, read from {@code /proc/PID/stat}: the embedded
+ * ClickHouse (the process whose command line holds {@code --http_port PORT}), a Connect worker or broker (by pid), or
+ * this JVM. Unlike wall time, CPU time barely moves when other processes compete for the cores. Resolution is one
+ * clock tick (10 ms); unknown (-1) off Linux or when there is no such process. Used by the demo and the benchmark.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
     private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ = 100 on Linux
 
     private final Path stat;
@@ -21,26 +21,30 @@ final class ProcessCpu {
         this.stat = stat;
     }
 
-    /** The process with that id (unknown when there is no /proc). */
-    static ProcessCpu ofPid(long pid) {
+    /** The process with that id (unknown when there is no /proc or no such process, e.g. pid -1). */
+    public static ProcessCpu ofPid(long pid) {
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
-        return new ProcessCpu(Files.isReadable(stat) ? stat : null);
+        return new ProcessCpu(pid > 0 && Files.isReadable(stat) ? stat : null);
     }
 
     /** This JVM. */
-    static ProcessCpu self() {
+    public static ProcessCpu self() {
         return ofPid(ProcessHandle.current().pid());
     }
 
-    /** The embedded ClickHouse server listening for HTTP on {@code httpPort}. */
-    static ProcessCpu ofClickHouse(int httpPort) {
-        byte[] needle = ("--http_port\0" + httpPort + "\0").getBytes(StandardCharsets.ISO_8859_1);
+    /** The local ClickHouse server listening for HTTP on {@code httpPort} (unknown for a server on another host). */
+    public static ProcessCpu ofClickHouse(int httpPort) {
+        return find("--http_port\0" + httpPort + "\0");
+    }
+
+    /** The first process whose NUL-separated command line contains {@code needle}. */
+    public static ProcessCpu find(String needle) {
         try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"),
                 p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
             for (Path proc : procs) {
                 try {
                     String cmdline = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.ISO_8859_1);
-                    if (cmdline.contains(new String(needle, StandardCharsets.ISO_8859_1))) {
+                    if (cmdline.contains(needle)) {
                         return new ProcessCpu(proc.resolve("stat"));
                     }
                 } catch (IOException gone) {
@@ -54,24 +58,25 @@ final class ProcessCpu {
     }
 
     /** CPU time in user and in system (kernel: page faults, socket reads) mode; both -1 when unknown. */
-    record Sample(long userNanos, long sysNanos) {
-        boolean known() {
+    public record Sample(long userNanos, long sysNanos) {
+        public boolean known() {
             return userNanos >= 0;
         }
 
         /** User plus system seconds; NaN when unknown. */
-        double seconds() {
+        public double seconds() {
             return known() ? (userNanos + sysNanos) / 1e9 : Double.NaN;
         }
 
-        Sample minus(Sample before) {
+        /** The CPU time from {@code before} to this sample; unknown if either is. */
+        public Sample minus(Sample before) {
             return known() && before.known() ? new Sample(userNanos - before.userNanos, sysNanos - before.sysNanos)
                     : new Sample(-1, -1);
         }
     }
 
     /** The process's CPU time so far. */
-    Sample sample() {
+    public Sample sample() {
         if (stat == null) {
             return new Sample(-1, -1);
         }
@@ -83,13 +88,14 @@ final class ProcessCpu {
     }
 
     /** User and system time from the text of a {@code /proc/.../stat} file (of a process or of one thread). */
-    static Sample parse(String stat) {
+    public static Sample parse(String stat) {
         // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return new Sample(Long.parseLong(f[11]) * NANOS_PER_TICK, Long.parseLong(f[12]) * NANOS_PER_TICK);
     }
 
-    String describe() {
+    /** Where the figures come from: the process's /proc directory, or "not found". */
+    public String describe() {
         return stat == null ? "not found" : stat.getParent().toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.chsink.it.bench;
 
 import io.chsink.it.events.CheckLine;
+import io.chsink.it.stack.ProcessCpu;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;

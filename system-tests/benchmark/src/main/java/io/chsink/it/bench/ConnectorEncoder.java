@@ -25,19 +25,15 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * The connector's own encoding path, outside Kafka Connect. Events become SinkRecords with a Struct value, as
  * JsonConverter with {@code schemas.enable=true} makes them (event_time a Connect Timestamp, revenue a Connect
  * Decimal of scale 2); the connector's {@code TableMapping} appends them to {@code NativeBlock}s that are cut where
- * the task cuts them with default settings (500,000 rows or 32 MiB of encoded columns, checked after every record);
+ * the task cuts them with default settings (flush.max.rows rows or flush.max.bytes of encoded columns, checked after
+ * every record; {@link ConnectorDefaults} reads both, and a new block's first capacity, from the connector's classes);
  * the blocks are written back to back as one Native body.
  * <p>
- * system-tests never compiles against the connector's classes ({@link ConnectorClasses} finds them). They are reached
+ * The benchmark never compiles against the connector's classes ({@link ConnectorClasses} finds them). They are reached
  * through method handles held in static finals, which the JIT inlines like direct calls, so the timing is the
  * connector's, not the reflection's.
  */
 final class ConnectorEncoder {
-    static final int FLUSH_MAX_ROWS = 500_000;
-    static final long FLUSH_MAX_BYTES = 32L * 1024 * 1024;
-    /** The task's initial capacity of a new block: min(flush.max.rows, 8192). */
-    private static final int INITIAL_ROWS = 8192;
-
     static final Schema VALUE_SCHEMA = SchemaBuilder.struct().name("io.chsink.demo.Event")
             .field("event_time", Timestamp.SCHEMA)
             .field("user_id", Schema.INT64_SCHEMA)
@@ -121,23 +117,37 @@ final class ConnectorEncoder {
     List<byte[]> encodeBlocks(List<SinkRecord> records) {
         try {
             List<byte[]> bodies = new ArrayList<>();
-            Object block = null;
-            for (SinkRecord record : records) {
-                if (block == null) {
-                    block = (Object) Api.NEW_BLOCK.invokeExact(mapping, INITIAL_ROWS);
-                }
-                Api.APPEND.invokeExact(mapping, record, block);
-                if ((int) Api.ROWS.invokeExact(block) >= FLUSH_MAX_ROWS || (long) Api.SIZE.invokeExact(block) >= FLUSH_MAX_BYTES) {
-                    bodies.add(body(block));
-                    block = null;
-                }
-            }
-            if (block != null) {
-                bodies.add(body(block));
-            }
+            appendAll(records, block -> bodies.add(body(block)));
             return bodies;
         } catch (Throwable e) {
             throw unchecked(e);
+        }
+    }
+
+    /** Receives each block once it is cut. */
+    private interface BlockSink {
+        void accept(Object block) throws Throwable;
+    }
+
+    /**
+     * Appends every record to new blocks (first sized as the task sizes them), cutting each where the task cuts
+     * under the defaults: once flush.max.rows rows or flush.max.bytes bytes are reached, checked after every record.
+     */
+    private void appendAll(List<SinkRecord> records, BlockSink cut) throws Throwable {
+        Object block = null;
+        for (SinkRecord record : records) {
+            if (block == null) {
+                block = (Object) Api.NEW_BLOCK.invokeExact(mapping, ConnectorDefaults.INITIAL_ROWS);
+            }
+            Api.APPEND.invokeExact(mapping, record, block);
+            if ((int) Api.ROWS.invokeExact(block) >= ConnectorDefaults.FLUSH_MAX_ROWS
+                    || (long) Api.SIZE.invokeExact(block) >= ConnectorDefaults.FLUSH_MAX_BYTES) {
+                cut.accept(block);
+                block = null;
+            }
+        }
+        if (block != null) {
+            cut.accept(block);
         }
     }
 
@@ -211,24 +221,12 @@ final class ConnectorEncoder {
         try {
             long start = System.nanoTime();
             List<Object> blocks = new ArrayList<>();
-            Object block = null;
-            long bytes = 0;
-            for (SinkRecord record : records) {
-                if (block == null) {
-                    block = (Object) Api.NEW_BLOCK.invokeExact(mapping, INITIAL_ROWS);
-                }
-                Api.APPEND.invokeExact(mapping, record, block);
-                if ((int) Api.ROWS.invokeExact(block) >= FLUSH_MAX_ROWS || (long) Api.SIZE.invokeExact(block) >= FLUSH_MAX_BYTES) {
-                    bytes += (long) Api.SIZE.invokeExact(block);
-                    blocks.add(block);
-                    block = null;
-                }
-            }
-            if (block != null) {
-                bytes += (long) Api.SIZE.invokeExact(block);
-                blocks.add(block);
-            }
+            appendAll(records, blocks::add);
             long appended = System.nanoTime();
+            long bytes = 0;
+            for (Object b : blocks) {
+                bytes += (long) Api.SIZE.invokeExact(b);
+            }
             ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 16, bytes + 4096L * blocks.size()));
             for (Object b : blocks) {
                 Api.WRITE_TO.invokeExact(b, (OutputStream) out);

@@ -6,6 +6,7 @@ import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.kafka.EventProducer;
+import io.chsink.it.stack.ProcessCpu;
 import io.chsink.it.stack.RowWatcher;
 import io.chsink.it.stack.Stack;
 import java.io.IOException;
@@ -80,7 +81,7 @@ final class EndToEndPath {
         config.remove("name");
 
         long workerPid = stack.connect().pid();
-        ProcessCpu workerCpu = workerPid > 0 ? ProcessCpu.ofPid(workerPid) : ProcessCpu.ofPid(-1);
+        ProcessCpu workerCpu = ProcessCpu.ofPid(workerPid);
         ProcessCpu serverCpu = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
         WorkerGcLog gc = new WorkerGcLog(gcLog);
         long gcMark = gc.mark();

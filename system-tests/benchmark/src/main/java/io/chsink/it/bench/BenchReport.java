@@ -73,8 +73,8 @@ final class BenchReport {
         }
 
         out.println();
-        out.printf("Connector encoding, client side: one thread, SinkRecords built beforehand, %d blocks (cut at %,d rows"
-                + " / 32 MiB), %d passes%n", encode.blocks, ConnectorEncoder.FLUSH_MAX_ROWS, encode.append.n);
+        out.printf("Connector encoding, client side: one thread, SinkRecords built beforehand, %d blocks (cut at %s),"
+                + " %d passes%n", encode.blocks, ConnectorDefaults.blockCut(), encode.append.n);
         out.printf("  %-40s %24s %16s%n", "step", "ns/row min/median/max", "rows/s (median)");
         encodeLine(out, "TableMapping.append + block cut checks", encode.append);
         encodeLine(out, "NativeBlock.writeTo (into memory)", encode.write);

@@ -34,8 +34,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class EncoderBenchmark {
     /** Records per invocation: one block of this many rows. */
     static final int ROWS = 100_000;
-    /** What the task sizes a new block's buffers for before they grow (ClickHouseSinkTask.INITIAL_BLOCK_ROWS). */
-    static final int INITIAL_ROWS = 1024;
 
     private List<SinkRecord> records;
     private ConnectorEncoder encoder;
@@ -52,7 +50,8 @@ public class EncoderBenchmark {
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public Object append() {
-        Object block = encoder.newBlock(INITIAL_ROWS);
+        // Sized as the task sizes a new block's buffers before they grow (BlockSizing, under the default flush.max.rows).
+        Object block = encoder.newBlock(ConnectorDefaults.INITIAL_ROWS);
         for (SinkRecord r : records) {
             encoder.append(r, block);
         }

@@ -5,6 +5,7 @@ import io.chsink.it.events.CheckLine;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.stack.ClickHouseServer;
+import io.chsink.it.stack.ProcessCpu;
 import io.chsink.it.stack.Stack;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,7 +202,7 @@ public final class SinkBench {
                     + " polls deliver them) in %.1f s (not timed)%n", o.rows(), o.partitions(), o.batch(),
                     (System.nanoTime() - t0) / 1e9);
         }
-        try (Client client = BlocksPath.client(server.url() + "/", server.user(), server.password())) {
+        try (Client client = BlocksPath.client(server.url(), server.user(), server.password())) {
             if (o.runs('C')) {
                 runC(client, records);
             }

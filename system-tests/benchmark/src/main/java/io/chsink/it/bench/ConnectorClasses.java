@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The connector's classes for the in-process benchmark paths. system-tests never compiles against them: they come
+ * The connector's classes for the in-process benchmark paths. The benchmark never compiles against them: they come
  * from the classpath when a profile puts the connector jar there (runtime scope), otherwise from the connector jar
  * of the unpacked plugin archive ({@code chsink.plugin.path}), the same jar the Connect worker loads. The jar is
  * loaded parent-first, so it shares client-v2 and connect-api with this JVM (the versions are the same).

@@ -6,9 +6,8 @@ import io.chsink.it.events.DirectLoader;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.stack.ClickHouseServer;
+import io.chsink.it.stack.ProcessCpu;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -42,8 +41,7 @@ public final class WireFormatBench {
     private static final String TEMPLATE = "wf_events";
     private static final String TARGET = "wf_target";
     /** The settings the connector's BlockInserter sends with every insert; the same for every body here. */
-    private static final Map<String, String> INSERT_SETTINGS = Map.of("async_insert", "0",
-            "input_format_null_as_default", "1", "input_format_native_allow_types_conversion", "1");
+    private static final Map<String, String> INSERT_SETTINGS = BlocksPath.CONNECTOR_SERVER_SETTINGS;
 
     static {
         // Read once, when the JDK's HTTP client first loads: lets RawHttp send "Connection: close".
@@ -105,8 +103,8 @@ public final class WireFormatBench {
     }
 
     private void run() throws IOException {
-        double loadAtStart = loadAverage();
-        describeMachine();
+        double loadAtStart = MachineFacts.loadAverage();
+        report.machine.putAll(MachineFacts.describe(server));
         System.out.printf("Load average (1 min) at start: %.2f%n", loadAtStart);
 
         server.exec(EventsTable.createSql(DB, TEMPLATE));
@@ -198,7 +196,7 @@ public final class WireFormatBench {
                     sysNanos.get(i).add(used.sysNanos());
                 }
             }
-            maxLoad = Math.max(maxLoad, loadAverage());
+            maxLoad = Math.max(maxLoad, MachineFacts.loadAverage());
             System.out.printf("  ingest round %d of %d done%s%n", round, reps, round == 0 ? " (warm-up, not counted)" : "");
         }
         for (int i = 0; i < bodies.size(); i++) {
@@ -210,7 +208,7 @@ public final class WireFormatBench {
         report.checks.add(String.format("every insert (%d bodies x %d rounds + warm-up): count() = %,d and check line"
                 + " equal to the source's", bodies.size(), reps, rows));
         report.machine.put("loadAvg1m", String.format(Locale.ROOT, "%.2f at start, %.2f at end, %.2f max seen",
-                loadAtStart, loadAverage(), maxLoad));
+                loadAtStart, MachineFacts.loadAverage(), maxLoad));
         report.machine.put("serverCpuFrom", cpu.describe() + "/stat (utime + stime, 10 ms ticks)");
     }
 
@@ -231,36 +229,6 @@ public final class WireFormatBench {
         CheckLine check = EventsTable.check(server.http(), DB, TARGET);
         require(check.equals(source), body.name + ": check line " + check + " differs from the source's " + source);
         server.exec("DROP TABLE " + target + " SYNC");
-    }
-
-    private void describeMachine() throws IOException {
-        Runtime rt = Runtime.getRuntime();
-        report.machine.put("cores", rt.availableProcessors());
-        report.machine.put("cpu", procField("/proc/cpuinfo", "model name"));
-        String memKb = procField("/proc/meminfo", "MemTotal").replace("kB", "").trim();
-        report.machine.put("memory", memKb.matches("\\d+")
-                ? String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(memKb) / 1048576.0) : memKb);
-        report.machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + ", max heap " + rt.maxMemory() / (1024 * 1024) + " MiB");
-        report.machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
-        report.machine.put("clickhouse", server.version() + " (embedded: clickhouse-local from libchdb, HTTP on "
-                + server.url() + ")");
-        Path data = server.dataDir();
-        String fs = Files.getFileStore(data).type();
-        report.machine.put("clickhouseData", data + " (" + fs + (fs.equals("tmpfs") ? ": in RAM, no disk I/O)" : ")"));
-    }
-
-    private static String procField(String file, String field) {
-        try {
-            return Files.readAllLines(Path.of(file)).stream().filter(l -> l.startsWith(field))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("?");
-        } catch (IOException e) {
-            return "?";
-        }
-    }
-
-    private static double loadAverage() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static void require(boolean ok, String message) {

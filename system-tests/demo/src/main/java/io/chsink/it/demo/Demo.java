@@ -6,6 +6,7 @@ import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.kafka.EventProducer;
+import io.chsink.it.stack.ProcessCpu;
 import io.chsink.it.stack.RowWatcher;
 import io.chsink.it.stack.Stack;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ public final class Demo {
         System.exit(ok ? 0 : 1);
     }
 
-    /** One run's figures: end-to-end seconds, and CPU seconds of the worker and of ClickHouse meanwhile. */
+    /** One run's figures: end-to-end seconds, CPU seconds of the worker and of ClickHouse meanwhile (NaN: unknown). */
     record Result(boolean ok, long rows, double seconds, double workerCpu, double serverCpu) {
         double rate() {
             return rows / seconds;
@@ -152,10 +153,10 @@ public final class Demo {
                 : "clickhouse-sink.json", overrides);
         config.remove("name");
 
-        ProcessCpu workerCpu = ProcessCpu.find(stack.connect().logFile().getParent().resolve("worker.properties").toString());
-        ProcessCpu serverCpu = ProcessCpu.find("--http_port\0" + java.net.URI.create(stack.clickhouseUrl()).getPort() + "\0");
-        double worker0 = workerCpu.seconds();
-        double server0 = serverCpu.seconds();
+        ProcessCpu workerCpu = ProcessCpu.ofPid(stack.connect().pid());
+        ProcessCpu serverCpu = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
+        ProcessCpu.Sample worker0 = workerCpu.sample();
+        ProcessCpu.Sample server0 = serverCpu.sample();
         long start = System.nanoTime();
         stack.connect().rest().putConnectorConfig(connector, config);
         System.out.printf("Created connector %s (tasks.max=%d, delivery.guarantee=%s) through %s%n", connector, tasks,
@@ -166,8 +167,8 @@ public final class Demo {
                 new ConnectorFailure(stack.connect().rest(), connector),
                 (landed, rate) -> System.out.printf("  rows landed: %,d / %,d (%,d rows/s)%n", landed, total, rate));
         double seconds = (System.nanoTime() - start) / 1e9;
-        double workerSeconds = workerCpu.seconds() < 0 ? -1 : workerCpu.seconds() - worker0;
-        double serverSeconds = serverCpu.seconds() < 0 ? -1 : serverCpu.seconds() - server0;
+        double workerSeconds = workerCpu.sample().minus(worker0).seconds();
+        double serverSeconds = serverCpu.sample().minus(server0).seconds();
 
         long count = Long.parseLong(stack.clickhouse().http().scalar(
                 "SELECT count() FROM " + EventsTable.qualified(db, table)).trim());
