@@ -146,7 +146,7 @@ final class FaultInjector {
     }
 
     /** Polls until an insert into a watched table runs; describes it, or says none ran within the wait. */
-    private String awaitInsert() throws InterruptedException {
+    String awaitInsert() throws InterruptedException {
         long deadline = System.nanoTime() + insertWait.toNanos();
         while (System.nanoTime() < deadline) {
             String now = tryInserts();

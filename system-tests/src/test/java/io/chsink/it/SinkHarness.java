@@ -4,6 +4,7 @@ import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.stack.ClickHouseHttp;
+import io.chsink.it.stack.ClickHouseServer;
 import io.chsink.it.stack.ConnectRest;
 import io.chsink.it.stack.RowWatcher;
 import io.chsink.it.stack.Stack;
@@ -12,12 +13,26 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** What the system tests share: the stack, unique names, connector creation from config/ examples, waiting. */
+/**
+ * What the system tests share: the stack, unique names, connector creation from config/ examples, waiting. The
+ * ClickHouse is the stack's, or another one the test started (the connectors then write there).
+ */
 final class SinkHarness {
     private static final AtomicInteger SEQ = new AtomicInteger();
 
     final Stack stack = Stack.shared();
     final String db = "default";
+    /** The ClickHouse the connectors write to and the checks read. */
+    final ClickHouseServer clickhouse;
+
+    SinkHarness() {
+        this.clickhouse = stack.clickhouse();
+    }
+
+    /** The shared Kafka and Connect worker, with connectors writing to {@code clickhouse}. */
+    SinkHarness(ClickHouseServer clickhouse) {
+        this.clickhouse = clickhouse;
+    }
 
     /** A name unique within this test run, safe as topic, table and connector name. */
     static String unique(String prefix) {
@@ -25,7 +40,7 @@ final class SinkHarness {
     }
 
     ClickHouseHttp ch() {
-        return stack.clickhouse().http();
+        return clickhouse.http();
     }
 
     ConnectRest rest() {
@@ -35,7 +50,7 @@ final class SinkHarness {
     /** Creates a connector from config/{example} with the stack's endpoints and the given overrides. */
     void createConnector(String name, String example, Map<String, String> overrides) {
         Map<String, String> o = new HashMap<>();
-        o.put("clickhouse.url", stack.clickhouseUrl());
+        o.put("clickhouse.url", clickhouse.url());
         o.put("clickhouse.database", db);
         o.putAll(overrides);
         Map<String, String> config = ConnectorConfigs.load(example, o);
@@ -54,8 +69,8 @@ final class SinkHarness {
      */
     void assertDistinctRowsAreTheDataset(String table, long seed, long rows) {
         String distinct = table + "_distinct";
-        stack.clickhouse().exec(EventsTable.createSql(db, distinct));
-        stack.clickhouse().exec("INSERT INTO `" + distinct + "` SELECT DISTINCT * FROM `" + table + "`");
+        clickhouse.exec(EventsTable.createSql(db, distinct));
+        clickhouse.exec("INSERT INTO `" + distinct + "` SELECT DISTINCT * FROM `" + table + "`");
         org.junit.jupiter.api.Assertions.assertEquals(rows, scalar("SELECT count() FROM `" + distinct + "`"));
         org.junit.jupiter.api.Assertions.assertEquals(EventsTable.expected(seed, rows), EventsTable.check(ch(), db, distinct));
     }

@@ -7,6 +7,7 @@ import com.clickhouse.client.api.query.GenericRecord;
 import com.clickhouse.client.api.query.QuerySettings;
 import io.chsink.connect.block.BlockManifest;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.writer.InsertFailure;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * inserted block, keyed by (connector, topic, partition, first offset). Where the server has a usable KeeperMap
  * engine (a Keeper and {@code keeper_map_path_prefix}), the table is a KeeperMap (linearizable, no merges);
  * otherwise a ReplacingMergeTree keyed the same way, versioned by the server's clock and read with FINAL, so the
- * latest write of a key is the one seen. No Keeper is required.
+ * latest write of a key is the one seen. No Keeper is required; but a Keeper that is configured and does not
+ * answer fails the open (to be retried) rather than leading to a ReplacingMergeTree.
  *
  * <p>All values travel as query parameters; the table name is quoted.
  */
@@ -105,6 +107,12 @@ public final class StateStore implements RecordedBlocks {
             run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (key String, " + COLUMNS
                     + ") ENGINE = KeeperMap(" + literal(path) + ") PRIMARY KEY key", null);
         } catch (RuntimeException e) {
+            if (InsertFailure.classify(e).retriable()) {
+                // The server has a Keeper that did not answer (KEEPER_EXCEPTION, NO_ZOOKEEPER, a timeout): falling
+                // back would leave a ReplacingMergeTree here for good, blind to the blocks other servers recorded
+                // in the shared KeeperMap. The caller retries.
+                throw e;
+            }
             LOG.info("KeeperMap is not usable on this server ({}); the state table is a ReplacingMergeTree",
                     firstLine(e));
             run(client, "CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + COLUMNS + REPLACING_TAIL

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One child JVM running a Kafka main class on the Kafka-only classpath, with its files in a work dir:
+ * One child JVM running a main class on a classpath Maven wrote (by default the Kafka-only one; ZooKeeper has its
+ * own), with its files in a work dir:
  * {@code <name>.log} (log4j2, INFO), {@code <name>.out} (stdout and stderr) and {@code <name>-log4j2.properties}.
  * Logs are appended across restarts and kept after the process ends. Child processes still alive when the
  * test JVM exits are killed by a shutdown hook.
@@ -26,6 +27,8 @@ import java.util.stream.Stream;
 final class ChildJvm {
     /** System property naming the file that holds the Kafka-only runtime classpath (written by Maven). */
     static final String CLASSPATH_PROPERTY = "chsink.kafka.classpath";
+    /** System property naming the file that holds the ZooKeeper runtime classpath (written by Maven). */
+    static final String ZOOKEEPER_CLASSPATH_PROPERTY = "chsink.zookeeper.classpath";
     private static final String MARKER = ".chsink-stack";
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -39,6 +42,12 @@ final class ChildJvm {
     private Process process;
 
     ChildJvm(String name, Path workDir, List<String> jvmOptions, String mainClass, List<String> args) {
+        this(name, workDir, jvmOptions, CLASSPATH_PROPERTY, mainClass, args);
+    }
+
+    /** @param classpathProperty the system property naming the classpath file, e.g. {@link #ZOOKEEPER_CLASSPATH_PROPERTY} */
+    ChildJvm(String name, Path workDir, List<String> jvmOptions, String classpathProperty, String mainClass,
+            List<String> args) {
         this.name = name;
         this.workDir = workDir;
         command = new ArrayList<>();
@@ -47,7 +56,7 @@ final class ChildJvm {
         command.add("-Djava.awt.headless=true");
         command.add("-Dlog4j2.configurationFile=" + workDir.resolve(name + "-log4j2.properties"));
         command.add("-cp");
-        command.add(kafkaClasspath());
+        command.add(classpath(classpathProperty));
         command.add(mainClass);
         command.addAll(args);
     }
@@ -183,17 +192,17 @@ final class ChildJvm {
                 "");
     }
 
-    private static String kafkaClasspath() {
-        String file = System.getProperty(CLASSPATH_PROPERTY);
+    private static String classpath(String property) {
+        String file = System.getProperty(property);
         if (file == null) {
-            throw new IllegalStateException("System property " + CLASSPATH_PROPERTY + " is not set: it names the file"
-                    + " with the Kafka-only classpath that Maven writes (mvn -pl system-tests generate-resources)");
+            throw new IllegalStateException("System property " + property + " is not set: it names the file"
+                    + " with the child JVM's classpath that Maven writes (mvn -pl system-tests generate-resources)");
         }
         try {
             return Files.readString(Path.of(file)).trim();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the Kafka classpath file " + file
-                    + " (" + CLASSPATH_PROPERTY + "); run mvn -pl system-tests generate-resources", e);
+            throw new UncheckedIOException("cannot read the classpath file " + file
+                    + " (" + property + "); run mvn -pl system-tests generate-resources", e);
         }
     }
 

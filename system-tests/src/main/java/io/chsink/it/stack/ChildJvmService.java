@@ -16,6 +16,17 @@ abstract class ChildJvmService implements AutoCloseable {
         this.external = external;
     }
 
+    /** Launches the child JVM and runs {@code awaitReady}; kills the child if that throws, and rethrows. */
+    protected void launch(Runnable awaitReady) {
+        jvm.start();
+        try {
+            awaitReady.run();
+        } catch (RuntimeException e) {
+            jvm.kill();
+            throw e;
+        }
+    }
+
     /** For messages: "Kafka cluster host:port", "Connect worker http://...". */
     protected abstract String describe();
 

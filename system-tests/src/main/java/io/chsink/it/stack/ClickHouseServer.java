@@ -28,13 +28,17 @@ import java.util.concurrent.TimeUnit;
  * so a test can kill ClickHouse mid-stream and see the data survive. The data dir is on tmpfs by default
  * ({@code /dev/shm}, or the dir named by system property {@value #DATA_ROOT_PROPERTY}); {@link #close()} deletes it
  * if it was created here. The log ({@code clickhouse.log} in the work dir) is appended across restarts. The user is
- * {@code default} without password; {@link Builder#withUser} adds password users. Timezone is UTC.
+ * {@code default} without password; {@link Builder#withUser} adds password users. Timezone is UTC. With
+ * {@link Builder#zookeeper} it has a Keeper (KeeperMap tables); {@link Builder#cluster} defines a cluster of
+ * servers for Distributed tables.
  */
 public final class ClickHouseServer implements AutoCloseable {
     /** System property: the directory under which data dirs are created when none is given (default /dev/shm). */
     public static final String DATA_ROOT_PROPERTY = "chsink.clickhouse.data.root";
     private static final System.Logger LOG = System.getLogger(ClickHouseServer.class.getName());
     private static final String KEEPALIVE_QUERY_ID = "chsink-keepalive";
+    /** The {@code keeper_map_path_prefix} of servers with a ZooKeeper ({@link Builder#zookeeper}). */
+    public static final String KEEPER_MAP_PATH_PREFIX = "/keeper_map_tables";
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -80,6 +84,8 @@ public final class ClickHouseServer implements AutoCloseable {
         private Path dataDir;
         private Duration startupTimeout = Duration.ofSeconds(60);
         private String logLevel = "warning";
+        private String zookeeper;
+        private final Map<String, List<ClickHouseServer>> clusters = new LinkedHashMap<>();
 
         private Builder(Path workDir) {
             this.workDir = workDir.toAbsolutePath();
@@ -122,6 +128,34 @@ public final class ClickHouseServer implements AutoCloseable {
         /** Server log level written to clickhouse.log: error, warning (default), information, debug, trace. */
         public Builder logLevel(String level) {
             logLevel = level;
+            return this;
+        }
+
+        /**
+         * A Keeper for this server: {@code <zookeeper>} with the one node {@code 127.0.0.1:port} and
+         * {@code keeper_map_path_prefix} {@value ClickHouseServer#KEEPER_MAP_PATH_PREFIX}, so KeeperMap tables work. Servers
+         * configured with the same ZooKeeper share the data of KeeperMap tables created with the same path.
+         */
+        public Builder zookeeper(ZooKeeperNode node) {
+            zookeeper = "<zookeeper><node><host>127.0.0.1</host><port>" + node.port() + "</port></node></zookeeper>\n"
+                    + "  <keeper_map_path_prefix>" + KEEPER_MAP_PATH_PREFIX + "</keeper_map_path_prefix>\n";
+            return this;
+        }
+
+        /**
+         * A cluster in {@code remote_servers} for Distributed tables: one shard per given server (its TCP port), then
+         * one for this server itself. The given servers must be started (their ports are known then).
+         */
+        public Builder cluster(String name, ClickHouseServer... others) {
+            if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("cluster name must be a plain identifier: " + name);
+            }
+            for (ClickHouseServer s : others) {
+                if (s.tcpPort() < 0) {
+                    throw new IllegalArgumentException("cluster " + name + ": a server without a known TCP port");
+                }
+            }
+            clusters.put(name, List.of(others));
             return this;
         }
 
@@ -385,10 +419,23 @@ public final class ClickHouseServer implements AutoCloseable {
         Path usersFile = embedded.workDir.resolve("clickhouse-users.xml");
         Files.writeString(usersFile, "<clickhouse>\n  <profiles><default/></profiles>\n  <quotas><default/></quotas>\n"
                 + "  <users>\n" + users + "  </users>\n</clickhouse>\n");
+        StringBuilder remote = new StringBuilder();
+        embedded.clusters.forEach((name, others) -> {
+            remote.append("    <").append(name).append(">");
+            others.forEach(s -> remote.append(shard(s.tcpPort())));
+            remote.append(shard(tcpPort)).append("</").append(name).append(">\n");
+        });
         Path config = embedded.workDir.resolve("clickhouse-config.xml");
         Files.writeString(config, "<clickhouse>\n  <timezone>UTC</timezone>\n  <logger><console>1</console></logger>\n"
-                + "  <users_config>" + xmlEscape(usersFile.toString()) + "</users_config>\n</clickhouse>\n");
+                + "  <users_config>" + xmlEscape(usersFile.toString()) + "</users_config>\n"
+                + (embedded.zookeeper == null ? "" : "  " + embedded.zookeeper)
+                + (remote.length() == 0 ? "" : "  <remote_servers>\n" + remote + "  </remote_servers>\n")
+                + "</clickhouse>\n");
         return config;
+    }
+
+    private static String shard(int tcpPort) {
+        return "<shard><replica><host>127.0.0.1</host><port>" + tcpPort + "</port></replica></shard>";
     }
 
     private static String xmlEscape(String text) {

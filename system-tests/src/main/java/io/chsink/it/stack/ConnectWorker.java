@@ -106,13 +106,7 @@ public final class ConnectWorker extends ChildJvmService {
             throw new IllegalStateException("start(Path, String, Map) must come first");
         }
         long begin = System.nanoTime();
-        jvm.start();
-        try {
-            awaitReady(begin + STARTUP_TIMEOUT.toNanos());
-        } catch (RuntimeException e) {
-            jvm.kill();
-            throw e;
-        }
+        launch(() -> awaitReady(begin + STARTUP_TIMEOUT.toNanos()));
         LOG.log(Level.INFO, "Connect worker up at {0} in {1} ms (pid {2}, log: {3})",
                 rest.baseUrl(), (System.nanoTime() - begin) / 1_000_000, String.valueOf(jvm.pid()), jvm.logFile());
         return this;

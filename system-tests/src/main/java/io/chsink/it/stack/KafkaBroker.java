@@ -124,13 +124,7 @@ public final class KafkaBroker extends ChildJvmService {
     }
 
     private void awaitStarted() {
-        jvm.start();
-        try {
-            awaitMetadata();
-        } catch (RuntimeException e) {
-            jvm.kill();
-            throw e;
-        }
+        launch(this::awaitMetadata);
     }
 
     private void awaitMetadata() {
