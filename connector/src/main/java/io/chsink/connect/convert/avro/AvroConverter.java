@@ -104,7 +104,7 @@ public final class AvroConverter implements Converter, Versioned {
 
     private DataException bad(String topic, String why, Throwable cause) {
         return new DataException("AvroConverter cannot read the " + (isKey ? "key" : "value") + " of a record of topic "
-                + topic + " (Connect reports its partition and offset): " + why, cause);
+                + topic + " (its partition and offset: Connect's error log and dead-letter headers): " + why, cause);
     }
 
     @Override
