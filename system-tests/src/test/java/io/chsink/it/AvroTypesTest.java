@@ -82,8 +82,8 @@ class AvroTypesTest {
         return "toDecimal128('" + decimal + "', " + scale + ")";
     }
 
-    private static final String S_UNICODE = "naïve ☃ 日本語 😀";
-    private static final String S_ESCAPES = "tab\t nl\n quote\" bs\\ '";
+    private static final String S_UNICODE = ScalarTypesTest.S_UNICODE;
+    private static final String S_ESCAPES = ScalarTypesTest.S_ESCAPES;
     private static final String ENUM = "{\"type\":\"enum\",\"name\":\"Color\",\"namespace\":\"t\",\"symbols\":[\"RED\",\"GREEN\"]}";
     private static final String FIXED4 = "{\"type\":\"fixed\",\"name\":\"Four\",\"namespace\":\"t\",\"size\":4}";
     private static final String FIXED_DEC = "{\"type\":\"fixed\",\"name\":\"Dec16\",\"namespace\":\"t\",\"size\":16,"

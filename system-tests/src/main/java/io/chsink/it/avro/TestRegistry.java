@@ -200,15 +200,7 @@ public final class TestRegistry implements AutoCloseable {
             error(x, 404, 40403, "Schema " + idText + " not found");
             return;
         }
-        ObjectNode out = JSON.createObjectNode();
-        if (!r.type.equals("AVRO")) {
-            out.put("schemaType", r.type);
-        }
-        out.put("schema", r.schema);
-        if (r.references.size() > 0) {
-            out.set("references", r.references);
-        }
-        send(x, 200, out);
+        send(x, 200, describe(r, JSON.createObjectNode()));
     }
 
     private void versions(HttpExchange x, String subject) throws IOException {
@@ -240,16 +232,21 @@ public final class TestRegistry implements AutoCloseable {
                 return;
             }
             Registered r = versions.get(v - 1);
-            out.put("subject", subject).put("version", v).put("id", r.id);
-            if (!r.type.equals("AVRO")) {
-                out.put("schemaType", r.type);
-            }
-            out.put("schema", r.schema);
-            if (r.references.size() > 0) {
-                out.set("references", r.references);
-            }
+            describe(r, out.put("subject", subject).put("version", v).put("id", r.id));
         }
         send(x, 200, out);
+    }
+
+    /** schemaType (when not AVRO), schema and references (when any), as the registry answers them. */
+    private static ObjectNode describe(Registered r, ObjectNode out) {
+        if (!r.type.equals("AVRO")) {
+            out.put("schemaType", r.type);
+        }
+        out.put("schema", r.schema);
+        if (r.references.size() > 0) {
+            out.set("references", r.references);
+        }
+        return out;
     }
 
     private static int parseInt(String s) {

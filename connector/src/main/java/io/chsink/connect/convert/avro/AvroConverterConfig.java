@@ -178,17 +178,4 @@ public final class AvroConverterConfig extends AbstractConfig {
     String sslProtocol() {
         return getString(SSL_PROTOCOL);
     }
-
-    /** The reference table of the README's Avro section (rendered like the connector's own reference). */
-    public static String markdown() {
-        StringBuilder sb = new StringBuilder("| Key | Type | Default | Description |\n|---|---|---|---|\n");
-        for (ConfigDef.ConfigKey k : CONFIG_DEF.configKeys().values()) {
-            String d = !k.hasDefault() ? "(required)" : k.defaultValue == null ? "null"
-                    : k.defaultValue instanceof Password ? "\"\"" : ConfigDef.convertToString(k.defaultValue, k.type);
-            sb.append("| `").append(k.name).append("` | ").append(k.type.name().toLowerCase(java.util.Locale.ROOT))
-                    .append(" | ").append(d.isEmpty() ? "\"\"" : d.startsWith("(") || d.startsWith("\"") ? d : "`" + d + "`")
-                    .append(" | ").append(k.documentation.replace("|", "\\|")).append(" |\n");
-        }
-        return sb.toString();
-    }
 }
