@@ -59,6 +59,8 @@ class PackagingTest {
         List<String> lib = names(dir.resolve("lib"));
         assertTrue(lib.stream().anyMatch(n -> n.startsWith("chsink-connector-")), lib.toString());
         assertTrue(lib.stream().anyMatch(n -> n.startsWith("client-v2-")), lib.toString());
+        // AvroConverter's one dependency (Apache License 2.0); its Jackson is the worker's
+        assertTrue(lib.stream().anyMatch(n -> n.matches("avro-1\\.12\\.\\d+\\.jar")), lib.toString());
         for (String provided : new String[] {"connect-api", "kafka-clients", "slf4j-api", "connect-json",
             "jackson-"}) {
             assertFalse(lib.stream().anyMatch(n -> n.startsWith(provided)), provided + " must not be bundled: " + lib);
@@ -67,8 +69,10 @@ class PackagingTest {
         try (JarFile j = new JarFile(jar.toFile())) {
             assertEquals("io.chsink.connect.ClickHouseSinkConnector", new String(j.getInputStream(
                     j.getEntry("META-INF/services/org.apache.kafka.connect.sink.SinkConnector")).readAllBytes()).trim());
-            assertEquals("io.chsink.connect.convert.JsonEnvelopeConverter", new String(j.getInputStream(
-                    j.getEntry("META-INF/services/org.apache.kafka.connect.storage.Converter")).readAllBytes()).trim());
+            assertEquals(List.of("io.chsink.connect.convert.JsonEnvelopeConverter",
+                    "io.chsink.connect.convert.avro.AvroConverter"), new String(j.getInputStream(
+                    j.getEntry("META-INF/services/org.apache.kafka.connect.storage.Converter")).readAllBytes()).trim().lines()
+                    .collect(Collectors.toList()));
             assertEquals(55, j.getJarEntry("io/chsink/connect/ClickHouseSinkTask.class") == null ? -1
                     : classMajorVersion(j), "the connector is compiled for Java 11 (class file version 55)");
         }

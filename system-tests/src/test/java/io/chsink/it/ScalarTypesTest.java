@@ -33,8 +33,8 @@ class ScalarTypesTest {
     private static final String I256_MAX = BigInteger.ONE.shiftLeft(255).subtract(BigInteger.ONE).toString();
     private static final String U128_MAX = BigInteger.ONE.shiftLeft(128).subtract(BigInteger.ONE).toString();
     private static final String U256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE).toString();
-    private static final String S_UNICODE = "naïve ☃ 日本語 😀";
-    private static final String S_ESCAPES = "tab\t nl\n quote\" bs\\ '";
+    static final String S_UNICODE = "naïve ☃ 日本語 😀";
+    static final String S_ESCAPES = "tab\t nl\n quote\" bs\\ '";
     private static final String[] S = {"", S_UNICODE, S_ESCAPES, "x"};
 
     private static final String CREATE_SETTINGS = "SETTINGS allow_suspicious_low_cardinality_types = 1";

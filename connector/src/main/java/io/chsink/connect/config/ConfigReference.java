@@ -10,10 +10,15 @@ public final class ConfigReference {
     }
 
     public static String markdown() {
+        return markdown(SinkConfig.CONFIG_DEF);
+    }
+
+    /** The reference table of any ConfigDef (the converters' too), keys in definition order. */
+    public static String markdown(ConfigDef def) {
         StringBuilder sb = new StringBuilder();
         sb.append("| Key | Type | Default | Valid values | Description |\n");
         sb.append("|---|---|---|---|---|\n");
-        java.util.Collection<ConfigKey> keys = SinkConfig.CONFIG_DEF.configKeys().values(); // definition order
+        java.util.Collection<ConfigKey> keys = def.configKeys().values(); // definition order
         for (ConfigKey k : keys) {
             sb.append("| `").append(k.name).append("` | ")
                     .append(k.type.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")

@@ -17,17 +17,26 @@ class ConfigReferenceTest {
 
     @Test
     void readmeReferenceMatchesTheConfigDef() throws IOException {
+        check(START, END, ConfigReference.markdown(), "config-reference.md");
+    }
+
+    @Test
+    void readmeAvroConverterReferenceMatchesItsConfigDef() throws IOException {
+        check("<!-- avro-config:start -->\n", "<!-- avro-config:end -->",
+                ConfigReference.markdown(io.chsink.connect.convert.avro.AvroConverterConfig.CONFIG_DEF), "avro-config.md");
+    }
+
+    private static void check(String start, String end, String generated, String file) throws IOException {
         Path readme = Paths.get("..", "README.md");
         String text = new String(Files.readAllBytes(readme), StandardCharsets.UTF_8);
-        int s = text.indexOf(START);
-        int e = text.indexOf(END);
-        assertTrue(s >= 0 && e > s, "README.md lacks the config-reference markers");
-        String generated = ConfigReference.markdown();
-        Path out = Paths.get("target", "config-reference.md");
+        int s = text.indexOf(start);
+        int e = text.indexOf(end);
+        assertTrue(s >= 0 && e > s, "README.md lacks the markers " + start.trim() + " ... " + end);
+        Path out = Paths.get("target", file);
         Files.createDirectories(out.getParent());
         Files.write(out, generated.getBytes(StandardCharsets.UTF_8));
-        assertEquals(generated, text.substring(s + START.length(), e),
-                "README.md's configuration reference is stale: replace it with " + out.toAbsolutePath());
+        assertEquals(generated, text.substring(s + start.length(), e),
+                "README.md's reference is stale: replace it with " + out.toAbsolutePath());
     }
 
     @Test

@@ -26,7 +26,12 @@ public final class EventProducer {
 
     public long produce(String topic, int partitions, EventGenerator generator, long count, boolean withSchema,
             LongConsumer progress) {
-        Function<Event, byte[]> encode = format(withSchema);
+        return produce(topic, partitions, generator, count, format(withSchema), progress);
+    }
+
+    /** Events encoded by {@code encode} (for example {@code EventAvro::encode}), round-robin over the partitions. */
+    public long produce(String topic, int partitions, EventGenerator generator, long count, Function<Event, byte[]> encode,
+            LongConsumer progress) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -47,6 +52,20 @@ public final class EventProducer {
             producer.close(java.time.Duration.ofSeconds(60));
         }
         return count;
+    }
+
+    /** Produces raw byte values (null: a tombstone), in order, to one partition. */
+    public void produceBytes(String topic, int partition, Iterable<byte[]> values) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (byte[] v : values) {
+                producer.send(new ProducerRecord<>(topic, partition, null, v));
+            }
+            producer.flush();
+        }
     }
 
     /** Produces raw JSON strings (tests with hand-written records), in order, to one partition. */

@@ -1,0 +1,555 @@
+package io.chsink.connect.convert.avro;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.avro.JsonProperties;
+import org.apache.kafka.connect.data.Date;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+
+/**
+ * Turns an Avro writer schema into the Connect schema Confluent's AvroData makes of it (with its default settings:
+ * connect.meta.data=true, enhanced.avro.schema.support=false, generalized.sum.type.support=false) and, in the same
+ * pass, into a {@link ValueReader} tree that decodes Avro binary written with that schema straight into the Connect
+ * values AvroData would produce: no GenericRecord in between. The rules, type by type, are in the README ("Avro").
+ * A recursive schema (a record that contains itself) is refused with a message naming the record.
+ */
+final class AvroTranslator {
+    static final String NAMESPACE = "io.confluent.connect.avro";
+    static final String UNION = NAMESPACE + ".Union";
+    static final String ENUM = NAMESPACE + ".Enum";
+    static final String DEFAULT_NAME = NAMESPACE + ".ConnectDefault";
+    static final String MAP_ENTRY = "MapEntry";
+    static final String RECORD_DOC = NAMESPACE + ".record.doc";
+    static final String FIELD_DOC_PREFIX = NAMESPACE + ".field.doc.";
+    static final String FIELD_DEFAULT_FLAG = NAMESPACE + ".field.default";
+    static final String ENUM_DOC_PREFIX = NAMESPACE + ".enum.doc.";
+    static final String ENUM_DEFAULT_PREFIX = NAMESPACE + ".enum.default.";
+    static final String FIXED_SIZE = "connect.fixed.size";
+    static final String DECIMAL_PRECISION = "connect.decimal.precision";
+    static final int DECIMAL_PRECISION_DEFAULT = 38;
+    static final String CONNECT_NAME = "connect.name";
+    static final String CONNECT_DOC = "connect.doc";
+    static final String CONNECT_VERSION = "connect.version";
+    static final String CONNECT_DEFAULT = "connect.default";
+    static final String CONNECT_PARAMETERS = "connect.parameters";
+    static final String CONNECT_TYPE = "connect.type";
+    static final String CONNECT_INTERNAL_TYPE = "connect.internal.type";
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
+    /** Reads one value of a translated schema. */
+    interface ValueReader {
+        Object read(AvroInput in);
+    }
+
+    /** A Connect schema and the reader of values written with the Avro schema it came from. */
+    static final class Translated {
+        final Schema schema;
+        final ValueReader reader;
+
+        Translated(Schema schema, ValueReader reader) {
+            this.schema = schema;
+            this.reader = reader;
+        }
+    }
+
+    private final boolean connectMetaData;
+    private final boolean enhancedSchemaSupport;
+    /** Full names of the records being translated: one seen again inside itself is a recursive schema. */
+    private final Set<String> open = new HashSet<>();
+
+    AvroTranslator(boolean connectMetaData, boolean enhancedSchemaSupport) {
+        this.connectMetaData = connectMetaData;
+        this.enhancedSchemaSupport = enhancedSchemaSupport;
+    }
+
+    /** The Connect schema and reader of a top-level writer schema. */
+    Translated translate(org.apache.avro.Schema schema) {
+        open.clear();
+        return node(schema, false, null, null);
+    }
+
+    private Translated node(org.apache.avro.Schema schema, boolean forceOptional, Object fieldDefault, String docDefault) {
+        String connectType = schema.getProp(CONNECT_TYPE);
+        String logicalType = schema.getProp("logicalType");
+        SchemaBuilder builder;
+        ValueReader reader;
+        // Set where the Connect schema is only known after build(): the readers that make Structs need it.
+        Holder built = new Holder();
+        switch (schema.getType()) {
+            case BOOLEAN:
+                builder = SchemaBuilder.bool();
+                reader = AvroInput::readBoolean;
+                break;
+            case BYTES:
+            case FIXED: {
+                boolean fixed = schema.getType() == org.apache.avro.Schema.Type.FIXED;
+                int size = fixed ? schema.getFixedSize() : -1;
+                if ("decimal".equalsIgnoreCase(logicalType)) {
+                    Object scaleProp = schema.getObjectProp("scale");
+                    int scale = scaleProp instanceof Number ? ((Number) scaleProp).intValue() : 0;
+                    builder = Decimal.builder(scale);
+                    Object precision = schema.getObjectProp("precision");
+                    if (precision != null) {
+                        if (!(precision instanceof Number)) {
+                            throw new DataException("precision property must be a JSON Integer (Avro decimal)");
+                        }
+                        int p = ((Number) precision).intValue();
+                        if (p != DECIMAL_PRECISION_DEFAULT) {
+                            builder.parameter(DECIMAL_PRECISION, String.valueOf(p));
+                        }
+                    }
+                    reader = in -> decimal(fixed ? in.readFixed(size) : in.readBytes(), scale);
+                } else {
+                    builder = SchemaBuilder.bytes();
+                    reader = fixed ? in -> ByteBuffer.wrap(in.readFixed(size)) : in -> ByteBuffer.wrap(in.readBytes());
+                }
+                if (fixed) {
+                    builder.parameter(FIXED_SIZE, String.valueOf(size));
+                }
+                break;
+            }
+            case DOUBLE:
+                builder = SchemaBuilder.float64();
+                reader = AvroInput::readDouble;
+                break;
+            case FLOAT:
+                builder = SchemaBuilder.float32();
+                reader = AvroInput::readFloat;
+                break;
+            case INT:
+                if (logicalType != null && "date".equalsIgnoreCase(logicalType)) {
+                    builder = Date.builder();
+                    reader = in -> new java.util.Date(in.readInt() * MILLIS_PER_DAY);
+                } else if (logicalType != null && "time-millis".equalsIgnoreCase(logicalType)) {
+                    builder = Time.builder();
+                    reader = AvroTranslator::timeMillis;
+                } else if (logicalType != null || connectType == null) {
+                    builder = SchemaBuilder.int32();
+                    reader = AvroInput::readInt;
+                } else if ("int8".equals(connectType)) {
+                    builder = SchemaBuilder.int8();
+                    reader = in -> (byte) in.readInt();
+                } else if ("int16".equals(connectType)) {
+                    builder = SchemaBuilder.int16();
+                    reader = in -> (short) in.readInt();
+                } else {
+                    throw new DataException("Connect type annotation for Avro int field is null");
+                }
+                break;
+            case LONG:
+                if ("timestamp-millis".equalsIgnoreCase(logicalType)) {
+                    builder = Timestamp.builder();
+                    reader = in -> new java.util.Date(in.readLong());
+                } else {
+                    builder = SchemaBuilder.int64();
+                    reader = AvroInput::readLong;
+                }
+                break;
+            case STRING:
+                builder = SchemaBuilder.string();
+                reader = AvroInput::readString;
+                break;
+            case ARRAY: {
+                org.apache.avro.Schema items = schema.getElementType();
+                if (isMapEntry(items)) {
+                    if (items.getFields().size() != 2 || items.getField("key") == null || items.getField("value") == null) {
+                        throw new DataException("Found map encoded as array of key-value pairs, but array elements "
+                                + "do not match the expected format.");
+                    }
+                    // AvroData translates the key and value on their own (its top-level, cached translation).
+                    Translated key = new AvroTranslator(connectMetaData, enhancedSchemaSupport).translate(items.getField("key").schema());
+                    Translated value = new AvroTranslator(connectMetaData, enhancedSchemaSupport).translate(items.getField("value").schema());
+                    builder = SchemaBuilder.map(key.schema, value.schema);
+                    boolean keyFirst = items.getField("key").pos() == 0;
+                    reader = in -> entryMap(in, keyFirst ? key.reader : value.reader, keyFirst ? value.reader : key.reader, keyFirst);
+                } else {
+                    Translated element = node(items, false, null, null);
+                    builder = SchemaBuilder.array(element.schema);
+                    reader = in -> array(in, element.reader);
+                }
+                break;
+            }
+            case MAP: {
+                Translated value = node(schema.getValueType(), false, null, null);
+                builder = SchemaBuilder.map(Schema.STRING_SCHEMA, value.schema);
+                reader = in -> map(in, value.reader);
+                break;
+            }
+            case RECORD: {
+                String name = schema.getFullName();
+                if (!open.add(name)) {
+                    throw new DataException("The Avro schema is recursive: record " + name + " contains itself, which "
+                            + "this converter does not read");
+                }
+                builder = SchemaBuilder.struct();
+                if (connectMetaData && schema.getDoc() != null) {
+                    builder.parameter(RECORD_DOC, schema.getDoc());
+                }
+                List<org.apache.avro.Schema.Field> fields = schema.getFields();
+                ValueReader[] readers = new ValueReader[fields.size()];
+                for (int i = 0; i < readers.length; i++) {
+                    org.apache.avro.Schema.Field f = fields.get(i);
+                    if (connectMetaData && f.doc() != null) {
+                        builder.parameter(FIELD_DOC_PREFIX + f.name(), f.doc());
+                    }
+                    Object defaultValue = f.hasDefaultValue() ? f.defaultVal() : null;
+                    Translated field = node(f.schema(), false, defaultValue, f.doc());
+                    builder.field(f.name(), field.schema);
+                    readers[i] = field.reader;
+                }
+                open.remove(name);
+                reader = in -> record(in, built.schema, readers);
+                break;
+            }
+            case ENUM: {
+                builder = SchemaBuilder.string();
+                if (connectMetaData) {
+                    if (schema.getDoc() != null) {
+                        builder.parameter(ENUM_DOC_PREFIX + schema.getName(), schema.getDoc());
+                    }
+                    if (schema.getEnumDefault() != null) {
+                        builder.parameter(ENUM_DEFAULT_PREFIX + schema.getName(), schema.getEnumDefault());
+                    }
+                }
+                builder.parameter(ENUM, schema.getFullName());
+                for (String symbol : schema.getEnumSymbols()) {
+                    builder.parameter(ENUM + "." + symbol, symbol);
+                }
+                String[] symbols = schema.getEnumSymbols().toArray(new String[0]);
+                reader = in -> symbols[in.readIndex(symbols.length, "enum symbol")];
+                break;
+            }
+            case UNION: {
+                List<org.apache.avro.Schema> branches = schema.getTypes();
+                if (branches.size() == 1) {
+                    Translated only = node(branches.get(0), false, null, docDefault);
+                    return new Translated(only.schema, in -> {
+                        in.readIndex(1, "union branch");
+                        return only.reader.read(in);
+                    });
+                }
+                if (branches.size() == 2) {
+                    int nullAt = branches.get(0).getType() == org.apache.avro.Schema.Type.NULL ? 0
+                            : branches.get(1).getType() == org.apache.avro.Schema.Type.NULL ? 1 : -1;
+                    if (nullAt >= 0) {
+                        Translated value = node(branches.get(1 - nullAt), true, null, docDefault);
+                        return new Translated(value.schema, in ->
+                                in.readIndex(2, "union branch") == nullAt ? null : value.reader.read(in));
+                    }
+                }
+                builder = SchemaBuilder.struct().name(UNION);
+                Set<String> names = new HashSet<>();
+                String[] fieldNames = new String[branches.size()];
+                ValueReader[] readers = new ValueReader[branches.size()];
+                for (int i = 0; i < branches.size(); i++) {
+                    org.apache.avro.Schema branch = branches.get(i);
+                    if (branch.getType() == org.apache.avro.Schema.Type.NULL) {
+                        builder.optional();
+                        continue;
+                    }
+                    String fieldName = unionFieldName(branch);
+                    if (!names.add(fieldName)) {
+                        throw new DataException("Multiple union schemas map to the Connect union field name");
+                    }
+                    Translated t = node(branch, true, null, null);
+                    builder.field(fieldName, t.schema);
+                    fieldNames[i] = fieldName;
+                    readers[i] = t.reader;
+                }
+                Field[] fieldOf = new Field[branches.size()];
+                reader = in -> {
+                    int i = in.readIndex(readers.length, "union branch");
+                    if (readers[i] == null) {
+                        return null;
+                    }
+                    if (fieldOf[i] == null) {
+                        fieldOf[i] = built.schema.field(fieldNames[i]);
+                    }
+                    Struct s = new Struct(built.schema);
+                    s.put(fieldOf[i], readers[i].read(in));
+                    return s;
+                };
+                break;
+            }
+            case NULL:
+                throw new DataException("Standalone null schemas are not supported by this converter");
+            default:
+                throw new DataException("Couldn't translate unsupported schema type " + schema.getType().getName() + ".");
+        }
+
+        String connectDoc = schema.getProp(CONNECT_DOC);
+        if (connectMetaData && connectDoc != null) {
+            builder.doc(connectDoc);
+        }
+        Object version = schema.getObjectProp(CONNECT_VERSION);
+        if (version != null) {
+            if (!(version instanceof Number)) {
+                throw new DataException("Invalid Connect version found: " + version);
+            }
+            int v = ((Number) version).intValue();
+            if (v >= 0) {
+                builder.version(v);
+            }
+        }
+        Object parameters = schema.getObjectProp(CONNECT_PARAMETERS);
+        if (connectMetaData && parameters != null) {
+            if (!(parameters instanceof Map)) {
+                throw new DataException("Expected JSON object for schema parameters but found: " + parameters);
+            }
+            for (Map.Entry<?, ?> p : ((Map<?, ?>) parameters).entrySet()) {
+                if (!(p.getValue() instanceof String)) {
+                    throw new DataException("Expected schema parameter values to be strings but found: " + p.getValue());
+                }
+                builder.parameter(String.valueOf(p.getKey()), (String) p.getValue());
+            }
+        }
+        for (Map.Entry<String, Object> prop : schema.getObjectProps().entrySet()) {
+            if (prop.getKey().startsWith("avro")) {
+                builder.parameter(prop.getKey(), prop.getValue().toString());
+            }
+        }
+        Object connectDefault = schema.getObjectProp(CONNECT_DEFAULT);
+        Object defaultValue = fieldDefault;
+        if (defaultValue == null) {
+            defaultValue = connectDefault;
+        } else if (connectMetaData && connectDefault == null) {
+            builder.parameter(FIELD_DEFAULT_FLAG, "true");
+        }
+        if (defaultValue != null) {
+            try {
+                builder.defaultValue(connectValue(builder, schema, defaultValue));
+            } catch (RuntimeException invalid) {
+                // AvroData logs and ignores a default it cannot convert; so does this converter (quietly).
+            }
+        }
+        String name = null;
+        Object connectName = schema.getObjectProp(CONNECT_NAME);
+        if (connectName != null) {
+            if (!(connectName instanceof String)) {
+                throw new DataException("Invalid schema name: " + connectName);
+            }
+            name = (String) connectName;
+        } else if (schema.getType() == org.apache.avro.Schema.Type.RECORD
+                || schema.getType() == org.apache.avro.Schema.Type.ENUM) {
+            name = schema.getFullName();
+        } else if (schema.getType() == org.apache.avro.Schema.Type.FIXED && !Decimal.LOGICAL_NAME.equals(builder.name())) {
+            name = schema.getFullName();
+        }
+        if (name != null && !name.startsWith(DEFAULT_NAME)) {
+            if (builder.name() == null) {
+                builder.name(name);
+            } else if (!name.equals(builder.name())) {
+                throw new DataException("Mismatched names: name already added to SchemaBuilder (" + builder.name()
+                        + ") differs from name in source schema (" + name + ")");
+            }
+        }
+        if (forceOptional) {
+            builder.optional();
+        }
+        built.schema = builder.build();
+        return new Translated(built.schema, reader);
+    }
+
+    private static final class Holder {
+        Schema schema;
+    }
+
+    private static boolean isMapEntry(org.apache.avro.Schema items) {
+        if (items.getType() != org.apache.avro.Schema.Type.RECORD) {
+            return false;
+        }
+        return (NAMESPACE.equals(items.getNamespace()) && MAP_ENTRY.equals(items.getName()))
+                || MAP_ENTRY.equals(items.getProp(CONNECT_INTERNAL_TYPE));
+    }
+
+    private String unionFieldName(org.apache.avro.Schema branch) {
+        switch (branch.getType()) {
+            case RECORD:
+            case ENUM:
+            case FIXED:
+                return enhancedSchemaSupport ? branch.getFullName() : branch.getName();
+            default:
+                return branch.getType().getName();
+        }
+    }
+
+    private static Object decimal(byte[] unscaled, int scale) {
+        if (unscaled.length == 0) {
+            throw new AvroInput.BadAvro("a decimal of zero bytes");
+        }
+        return new BigDecimal(new BigInteger(unscaled), scale);
+    }
+
+    private static Object timeMillis(AvroInput in) {
+        int ms = in.readInt();
+        if (ms < 0 || ms > MILLIS_PER_DAY) {
+            // Connect's Time.toLogical refuses these too.
+            throw new AvroInput.BadAvro("a time-millis of " + ms + " ms (a time of day is 0 to 86400000 ms)");
+        }
+        return new java.util.Date(ms);
+    }
+
+    private static Struct record(AvroInput in, Schema schema, ValueReader[] readers) {
+        Struct s = new Struct(schema);
+        List<Field> fields = schema.fields();
+        for (int i = 0; i < readers.length; i++) {
+            s.put(fields.get(i), readers[i].read(in));
+        }
+        return s;
+    }
+
+    private static List<Object> array(AvroInput in, ValueReader element) {
+        long n = in.readBlockCount();
+        List<Object> out = new ArrayList<>((int) Math.min(n, 1024));
+        while (n > 0) {
+            for (long i = 0; i < n; i++) {
+                out.add(element.read(in));
+            }
+            n = in.readBlockCount();
+        }
+        return out;
+    }
+
+    private static Map<Object, Object> map(AvroInput in, ValueReader value) {
+        long n = in.readBlockCount();
+        Map<Object, Object> out = new HashMap<>();
+        while (n > 0) {
+            for (long i = 0; i < n; i++) {
+                String k = in.readString();
+                out.put(k, value.read(in));
+            }
+            n = in.readBlockCount();
+        }
+        return out;
+    }
+
+    private static Map<Object, Object> entryMap(AvroInput in, ValueReader first, ValueReader second, boolean keyFirst) {
+        long n = in.readBlockCount();
+        Map<Object, Object> out = new HashMap<>();
+        while (n > 0) {
+            for (long i = 0; i < n; i++) {
+                Object a = first.read(in);
+                Object b = second.read(in);
+                out.put(keyFirst ? a : b, keyFirst ? b : a);
+            }
+            n = in.readBlockCount();
+        }
+        return out;
+    }
+
+    /**
+     * A default value (Avro's {@code Field.defaultVal()}: Integer, Long, Float, Double, Boolean, String, byte[], List,
+     * Map, JsonProperties.NULL_VALUE; or a {@code connect.default} property's JSON as Java objects) as the Connect
+     * value of {@code schema}, logical types included.
+     */
+    static Object connectValue(Schema schema, org.apache.avro.Schema avro, Object value) {
+        if (value == null || value == JsonProperties.NULL_VALUE) {
+            return null;
+        }
+        if (avro.getType() == org.apache.avro.Schema.Type.UNION) {
+            // A union's default is a value of its first branch.
+            org.apache.avro.Schema first = avro.getTypes().get(0);
+            if (first.getType() == org.apache.avro.Schema.Type.NULL) {
+                return null;
+            }
+            if (!UNION.equals(schema.name())) {
+                return connectValue(schema, first, value);
+            }
+            Field f = schema.fields().get(0);
+            Struct s = new Struct(schema);
+            s.put(f, connectValue(f.schema(), first, value));
+            return s;
+        }
+        Object plain;
+        switch (schema.type()) {
+            case INT8:
+                plain = ((Number) value).byteValue();
+                break;
+            case INT16:
+                plain = ((Number) value).shortValue();
+                break;
+            case INT32:
+                plain = ((Number) value).intValue();
+                break;
+            case INT64:
+                plain = ((Number) value).longValue();
+                break;
+            case FLOAT32:
+                plain = ((Number) value).floatValue();
+                break;
+            case FLOAT64:
+                plain = ((Number) value).doubleValue();
+                break;
+            case BOOLEAN:
+                plain = (Boolean) value;
+                break;
+            case STRING:
+                plain = value.toString();
+                break;
+            case BYTES:
+                plain = value instanceof byte[] ? (byte[]) value : value.toString().getBytes(StandardCharsets.ISO_8859_1);
+                break;
+            case ARRAY: {
+                List<Object> out = new ArrayList<>();
+                org.apache.avro.Schema items = avro.getElementType();
+                for (Object e : (Collection<?>) value) {
+                    out.add(connectValue(schema.valueSchema(), items, e));
+                }
+                plain = out;
+                break;
+            }
+            case MAP: {
+                Map<Object, Object> out = new HashMap<>();
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+                    out.put(e.getKey().toString(), connectValue(schema.valueSchema(), avro.getValueType(), e.getValue()));
+                }
+                plain = out;
+                break;
+            }
+            case STRUCT: {
+                Map<?, ?> fields = (Map<?, ?>) value;
+                Struct s = new Struct(schema);
+                for (org.apache.avro.Schema.Field af : avro.getFields()) {
+                    Field f = schema.field(af.name());
+                    Object v = fields.containsKey(af.name()) ? connectValue(f.schema(), af.schema(), fields.get(af.name()))
+                            : f.schema().defaultValue();
+                    s.put(f, v);
+                }
+                plain = s;
+                break;
+            }
+            default:
+                throw new DataException("no default for " + schema.type());
+        }
+        String logical = schema.name();
+        if (Decimal.LOGICAL_NAME.equals(logical)) {
+            return Decimal.toLogical(schema, (byte[]) plain);
+        }
+        if (Date.LOGICAL_NAME.equals(logical)) {
+            return Date.toLogical(schema, (Integer) plain);
+        }
+        if (Time.LOGICAL_NAME.equals(logical)) {
+            return Time.toLogical(schema, (Integer) plain);
+        }
+        if (Timestamp.LOGICAL_NAME.equals(logical)) {
+            return Timestamp.toLogical(schema, (Long) plain);
+        }
+        return plain instanceof byte[] ? ByteBuffer.wrap((byte[]) plain) : plain;
+    }
+}
