@@ -1,6 +1,8 @@
 package io.chsink.it.bench;
 
+import io.chsink.it.avro.TestRegistry;
 import io.chsink.it.events.Event;
+import io.chsink.it.events.EventAvro;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
@@ -22,7 +24,8 @@ import java.util.function.Function;
  * Path B: Kafka topic → Connect worker → the connector → ClickHouse. The topic is produced in full first; the
  * clock runs from the REST call that creates the connector until the last row is visible in the table. The
  * connector's config is the repository's example ({@code config/clickhouse-sink.json} for JSON with schemas,
- * {@code config/clickhouse-sink-schemaless.json} for plain JSON) with only the addresses, topic, table and
+ * {@code config/clickhouse-sink-schemaless.json} for plain JSON, {@code config/clickhouse-sink-avro.json} for Avro
+ * read by the plugin's AvroConverter from a stand-in registry in this JVM) with only the addresses, topic, table and
  * {@code tasks.max} set: the figures are those of the default configuration (for the runs with Kafka's JsonConverter,
  * value.converter is set to it instead of the examples' JsonEnvelopeConverter). CPU time of the worker and of
  * ClickHouse is read from /proc; with a profile requested, the worker runs a JFR recording for exactly that window.
@@ -36,6 +39,21 @@ final class EndToEndPath {
     private static final java.util.regex.Pattern TASK_STOPPED = java.util.regex.Pattern.compile(
             "ClickHouse sink task stopped: records received=\\d+, rows inserted=(\\d+) in (\\d+) blocks");
 
+    /** How the events travel in Kafka, and the config/ example that reads them. */
+    enum Format {
+        SCHEMA("JSON with schemas", "clickhouse-sink.json"),
+        SCHEMALESS("schemaless JSON", "clickhouse-sink-schemaless.json"),
+        AVRO("Avro with a schema registry", "clickhouse-sink-avro.json");
+
+        final String description;
+        final String example;
+
+        Format(String description, String example) {
+            this.description = description;
+            this.example = example;
+        }
+    }
+
     /** Kafka's own converter, instead of the examples' JsonEnvelopeConverter (io.chsink.connect.convert). */
     static final String KAFKA_JSON = "org.apache.kafka.connect.json.JsonConverter";
 
@@ -47,19 +65,38 @@ final class EndToEndPath {
      * {@code tasks} tasks into {@code db.table} (which must exist, empty) and waits until every row landed.
      */
     static Result run(Stack stack, String db, String table, String topic, long seed, long rows, int partitions,
-            int tasks, boolean withSchema, boolean fastJson, Path gcLog, Path jfrFile) throws IOException {
+            int tasks, Format format, boolean fastJson, Path gcLog, Path jfrFile) throws IOException {
         stack.kafka().createTopic(topic, partitions);
-        long bytes = kafkaValueBytes(seed, rows, withSchema);
+        // Avro: the writer schema registered with the stand-in registry (io.chsink.it.avro.TestRegistry), which the
+        // worker's AvroConverter asks once per task and caches.
+        TestRegistry registry = format == Format.AVRO ? new TestRegistry() : null;
+        try {
+            Function<Event, byte[]> encode = format == Format.AVRO
+                    ? EventAvro.registered(registry, topic + "-value")::encode
+                    : EventProducer.format(format == Format.SCHEMA);
+            return run(stack, db, table, topic, seed, rows, partitions, tasks, format, encode, registry, fastJson, gcLog,
+                    jfrFile);
+        } finally {
+            if (registry != null) {
+                registry.close();
+            }
+        }
+    }
+
+    private static Result run(Stack stack, String db, String table, String topic, long seed, long rows, int partitions,
+            int tasks, Format format, Function<Event, byte[]> encode, TestRegistry registry, boolean fastJson,
+            Path gcLog, Path jfrFile) throws IOException {
+        long bytes = kafkaValueBytes(seed, rows, encode);
         long p0 = System.nanoTime();
         new EventProducer(stack.kafka().bootstrapServers()).produce(topic, partitions, new EventGenerator(seed), rows,
-                withSchema, n -> {
+                encode, n -> {
                     if (n % 1_000_000 == 0) {
                         System.out.printf("    produced %,d events%n", n);
                     }
                 });
         double produceSeconds = (System.nanoTime() - p0) / 1e9;
-        System.out.printf("    produced %,d events (%.1f MB of JSON values) in %.1f s (not timed)%n", rows, bytes / 1e6,
-                produceSeconds);
+        System.out.printf("    produced %,d events (%.1f MB of %s values) in %.1f s (not timed)%n", rows, bytes / 1e6,
+                format.description, produceSeconds);
 
         String connector = topic + "-sink";
         Map<String, String> overrides = new HashMap<>();
@@ -70,12 +107,15 @@ final class EndToEndPath {
         overrides.put("clickhouse.password", stack.clickhouse().password());
         overrides.put("clickhouse.database", db);
         overrides.put("topic.to.table.map", topic + ":" + table);
-        String example = withSchema ? "clickhouse-sink.json" : "clickhouse-sink-schemaless.json";
+        String example = format.example;
         if (!fastJson) {
             overrides.put("value.converter", KAFKA_JSON); // the examples read with the connector's converter
         }
-        if (!withSchema) {
+        if (format == Format.SCHEMALESS) {
             overrides.put("errors.deadletterqueue.topic.name", topic + "-dlq");
+        }
+        if (registry != null) {
+            overrides.put("value.converter.schema.registry.url", registry.url());
         }
         Map<String, String> config = ConnectorConfigs.load(example, overrides);
         config.remove("name");
@@ -132,8 +172,7 @@ final class EndToEndPath {
         };
     }
 
-    private static long kafkaValueBytes(long seed, long rows, boolean withSchema) {
-        Function<Event, byte[]> format = EventProducer.format(withSchema);
+    private static long kafkaValueBytes(long seed, long rows, Function<Event, byte[]> format) {
         EventGenerator g = new EventGenerator(seed);
         long total = 0;
         for (long i = 0; i < rows; i++) {

@@ -38,12 +38,12 @@ public final class SinkBench {
 
     /** What to run. */
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
-            boolean bWithSchema, boolean bSchemaless, String bConverters, boolean profile, boolean memory, boolean keepTables,
+            boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
-                    + " [--batch N] [--b-formats schema,schemaless] [--b-converters fast,kafka] [--profile] [--memory] [--keep-tables]"
+                    + " [--batch N] [--b-formats schema,schemaless,avro] [--b-converters fast,kafka] [--profile] [--memory] [--keep-tables]"
                     + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]";
         }
 
@@ -96,7 +96,7 @@ public final class SinkBench {
             }
             rows = rows < 0 ? 3_000_000 : rows;
             paths = paths == null ? "ABCDE" : paths;
-            formats = formats == null ? "schema,schemaless" : formats;
+            formats = formats == null ? "schema,schemaless,avro" : formats;
             if (rows < 20 || sample < 20 || rows > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("need 20 <= --rows <= 2^31-1 and --sample >= 20");
             }
@@ -105,7 +105,7 @@ public final class SinkBench {
             }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
-                    formats.contains("schemaless"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir);
+                    formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir);
         }
 
         boolean runs(char path) {
@@ -227,10 +227,13 @@ public final class SinkBench {
                     throw new IllegalArgumentException("--b-converters takes kafka and/or fast, got " + converter);
                 }
                 if (o.bWithSchema()) {
-                    runB(true, fast, workerGcLog);
+                    runB(EndToEndPath.Format.SCHEMA, fast, workerGcLog);
                 }
                 if (o.bSchemaless()) {
-                    runB(false, fast, workerGcLog);
+                    runB(EndToEndPath.Format.SCHEMALESS, fast, workerGcLog);
+                }
+                if (o.bAvro() && fast) {
+                    runB(EndToEndPath.Format.AVRO, true, workerGcLog); // Avro has one converter: the plugin's
                 }
             }
         }
@@ -351,31 +354,35 @@ public final class SinkBench {
         }
     }
 
-    private void runB(boolean withSchema, boolean fast, Path gcLog) throws Exception {
-        String format = (withSchema ? "JSON with schemas" : "schemaless JSON") + (fast ? ""
-                : ", Kafka's JsonConverter");
+    private void runB(EndToEndPath.Format f, boolean fast, Path gcLog) throws Exception {
+        String format = f.description + (fast ? "" : ", Kafka's JsonConverter");
         System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
                 o.tasks(), o.rows());
-        String kind = (withSchema ? "schema" : "schemaless") + (fast ? "" : "_kafka");
+        String kind = f.name().toLowerCase(java.util.Locale.ROOT) + (fast ? "" : "_kafka");
         String suffix = kind.replace('_', '-') + "-" + Long.toString(System.currentTimeMillis(), 36);
         // Warm-up: up to 1,000,000 rows through a connector of their own into a scratch table, so the worker's JIT has
         // compiled the converter and the connector, as in a worker that has been running a while.
         if (o.warmup()) {
-            warmUpB(withSchema, fast, kind, suffix);
+            warmUpB(f, fast, kind, suffix);
         }
         String table = table("b_" + kind);
         String topic = o.prefix() + "-b-" + suffix;
         Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + kind + ".jfr") : null;
         EndToEndPath.Result r = EndToEndPath.run(stack, DB, table, topic, o.seed(), o.rows(), o.partitions(), o.tasks(),
-                withSchema, fast, gcLog, jfr);
-        report((withSchema ? "B" : "B'") + (fast ? "" : "k"), format, r, table);
+                f, fast, gcLog, jfr);
+        String id = switch (f) {
+            case SCHEMA -> "B";
+            case SCHEMALESS -> "B'";
+            case AVRO -> "Ba";
+        };
+        report(id + (fast ? "" : "k"), format, r, table);
     }
 
-    private void warmUpB(boolean withSchema, boolean fast, String kind, String suffix) throws Exception {
+    private void warmUpB(EndToEndPath.Format f, boolean fast, String kind, String suffix) throws Exception {
         long warmRows = Math.min(o.rows(), 1_000_000);
         String scratch = table("b_" + kind + "_warmup");
         EndToEndPath.run(stack, DB, scratch, o.prefix() + "-warmup-" + suffix, o.seed(), warmRows, o.partitions(),
-                o.tasks(), withSchema, fast, null, null);
+                o.tasks(), f, fast, null, null);
         server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
         System.out.printf("    warm-up: %,d rows through the worker (not timed)%n", warmRows);
     }

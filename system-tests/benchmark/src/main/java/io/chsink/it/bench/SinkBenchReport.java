@@ -80,7 +80,7 @@ final class SinkBenchReport {
     }
 
     private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"},
-        {"Bk", "C"}, {"B'k", "C"}};
+        {"Bk", "C"}, {"B'k", "C"}, {"Ba", "C"}, {"Ba", "B"}};
 
     void print(PrintStream out) {
         out.println();

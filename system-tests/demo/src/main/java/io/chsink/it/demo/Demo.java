@@ -1,6 +1,8 @@
 package io.chsink.it.demo;
 
+import io.chsink.it.avro.TestRegistry;
 import io.chsink.it.events.CheckLine;
+import io.chsink.it.events.EventAvro;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.ConnectorConfigs;
@@ -35,6 +37,7 @@ public final class Demo {
         int tasks = 2;
         long seed = 42;
         boolean withSchema = true;
+        boolean avro = false;
         boolean keep = false;
         String guarantee = "at_least_once";
         int runs = 1;
@@ -45,12 +48,13 @@ public final class Demo {
                 case "--tasks": tasks = Integer.parseInt(args[++i]); break;
                 case "--seed": seed = Long.parseLong(args[++i]); break;
                 case "--schemaless": withSchema = false; break;
+                case "--avro": avro = true; break;
                 case "--keep": keep = true; break;
                 case "--guarantee": guarantee = args[++i]; break;
                 case "--runs": runs = Integer.parseInt(args[++i]); break;
                 case "": break;
                 default:
-                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless] [--keep] "
+                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless | --avro] [--keep] "
                             + "[--guarantee at_least_once|exactly_once|both] [--runs R]");
                     System.exit(2);
             }
@@ -65,7 +69,7 @@ public final class Demo {
             Map<String, List<Result>> results = new LinkedHashMap<>();
             for (int r = 0; r < runs; r++) {
                 for (String g : guarantees) { // interleaved, so that both see the same machine load
-                    Result res = run(stack, rows, partitions, tasks, seed, withSchema, g);
+                    Result res = run(stack, rows, partitions, tasks, seed, withSchema, avro, g);
                     ok &= res.ok;
                     results.computeIfAbsent(g, k -> new ArrayList<>()).add(res);
                 }
@@ -119,7 +123,7 @@ public final class Demo {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    static Result run(Stack stack, long rows, int partitions, int tasks, long seed, boolean withSchema,
+    static Result run(Stack stack, long rows, int partitions, int tasks, long seed, boolean withSchema, boolean avro,
             String guarantee) {
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         String db = "default";
@@ -135,11 +139,29 @@ public final class Demo {
         stack.clickhouse().exec(exactlyOnce ? EventsTable.createDedupSql(db, table) : EventsTable.createSql(db, table));
         stack.kafka().createTopic(topic, partitions);
 
+        // --avro: Confluent-framed Avro, its writer schema in the stand-in registry (TestRegistry) of this JVM.
+        TestRegistry registry = avro ? new TestRegistry() : null;
+        try {
+            return run(stack, rows, partitions, tasks, seed, withSchema, registry, guarantee, db, table, topic,
+                    connector);
+        } finally {
+            if (registry != null) {
+                registry.close();
+            }
+        }
+    }
+
+    private static Result run(Stack stack, long rows, int partitions, int tasks, long seed, boolean withSchema,
+            TestRegistry registry, String guarantee, String db, String table, String topic, String connector) {
+        boolean exactlyOnce = guarantee.equals("exactly_once");
         long t0 = System.nanoTime();
+        java.util.function.Function<io.chsink.it.events.Event, byte[]> encode = registry != null
+                ? EventAvro.registered(registry, topic + "-value")::encode : EventProducer.format(withSchema);
         new EventProducer(stack.kafka().bootstrapServers()).produce(topic, partitions, new EventGenerator(seed), rows,
-                withSchema, n -> System.out.printf("  produced %,d events%n", n));
-        System.out.printf("Produced %,d events (%s JSON, seed %d) to %s with %d partitions in %.1f s%n", rows,
-                withSchema ? "schema'd" : "schemaless", seed, topic, partitions, (System.nanoTime() - t0) / 1e9);
+                encode, n -> System.out.printf("  produced %,d events%n", n));
+        System.out.printf("Produced %,d events (%s, seed %d) to %s with %d partitions in %.1f s%n", rows,
+                registry != null ? "Avro" : withSchema ? "schema'd JSON" : "schemaless JSON", seed, topic, partitions,
+                (System.nanoTime() - t0) / 1e9);
 
         Map<String, String> overrides = new HashMap<>();
         overrides.put("name", connector);
@@ -148,9 +170,16 @@ public final class Demo {
         overrides.put("clickhouse.url", stack.clickhouseUrl());
         overrides.put("clickhouse.database", db);
         overrides.put("topic.to.table.map", topic + ":" + table);
-        overrides.put("value.converter.schemas.enable", Boolean.toString(withSchema));
-        Map<String, String> config = ConnectorConfigs.load(exactlyOnce ? "clickhouse-sink-exactly-once.json"
-                : "clickhouse-sink.json", overrides);
+        String example;
+        if (registry != null) {
+            example = "clickhouse-sink-avro.json";
+            overrides.put("value.converter.schema.registry.url", registry.url());
+            overrides.put("delivery.guarantee", guarantee);
+        } else {
+            example = exactlyOnce ? "clickhouse-sink-exactly-once.json" : "clickhouse-sink.json";
+            overrides.put("value.converter.schemas.enable", Boolean.toString(withSchema));
+        }
+        Map<String, String> config = ConnectorConfigs.load(example, overrides);
         config.remove("name");
 
         ProcessCpu workerCpu = ProcessCpu.ofPid(stack.connect().pid());
