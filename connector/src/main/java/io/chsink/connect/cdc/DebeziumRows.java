@@ -5,6 +5,9 @@ import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.schema.TableId;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.connect.data.Schema;
@@ -16,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code cdc.mode=debezium}: a record is a Debezium change event and becomes one row of a
  * ReplacingMergeTree(version, is_deleted) table: creates, snapshot reads and updates write the after image with
- * deleted = 0, deletes the before image (or, without one, the record key) with deleted = 1, both with the version
+ * deleted = 0, deletes the key (the key fields of the before image, or the record key; the other columns take
+ * their defaults, see {@link #nullsTakeDefaults}; a record without a key: the whole before image) with
+ * deleted = 1, both with the version
  * of {@link ChangeVersion}. Tombstones (the null value Debezium writes after a delete) and truncates
  * ({@code cdc.truncate.behavior=skip}) write no row. The row depends on the record alone: the same record always
  * gives the same row and version (exactly_once rebuilds stay identical, replays collapse).
@@ -28,6 +33,7 @@ public final class DebeziumRows implements RowSource {
     private final boolean failOnTruncate;
     private final TableRouter router;
     private final Consumer<TableId> tableCheck;
+    private final Map<Schema, List<String>> keyNames = new IdentityHashMap<>();
 
     public DebeziumRows(SinkConfig config, Client client) {
         this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(), new TableRouter(config),
@@ -58,14 +64,39 @@ public final class DebeziumRows implements RowSource {
         }
         boolean deleted = e.kind == ChangeEvent.Kind.DELETE;
         Object image = e.image.value();
+        List<String> keyFields = deleted ? keyFields(record.key()) : null;
         if (image instanceof Struct) {
-            Struct row = shapes.row((Struct) image, e.flattened, e.version, deleted);
+            Struct row = shapes.row((Struct) image, e.flattened, e.version, deleted, keyFields);
             return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(),
                     row.schema(), row, record.timestamp(), record.headers());
         }
-        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, deleted);
+        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, deleted, keyFields);
         return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), null, row,
                 record.timestamp(), record.headers());
+    }
+
+    /** The names of the record key's fields (Debezium keys by primary key), or null for a key without fields. */
+    private List<String> keyFields(Object key) {
+        if (key instanceof Struct) {
+            Schema s = ((Struct) key).schema();
+            List<String> names = keyNames.get(s);
+            if (names == null) {
+                names = new ArrayList<>();
+                for (org.apache.kafka.connect.data.Field f : s.fields()) {
+                    names.add(f.name());
+                }
+                keyNames.put(s, names);
+            }
+            return names;
+        }
+        if (key instanceof Map) {
+            List<String> names = new ArrayList<>();
+            for (Object k : ((Map<?, ?>) key).keySet()) {
+                names.add(String.valueOf(k));
+            }
+            return names;
+        }
+        return null;
     }
 
     private SinkRecord truncate(SinkRecord record) {
@@ -95,6 +126,12 @@ public final class DebeziumRows implements RowSource {
     @Override
     public void checkTable(TableId table) {
         tableCheck.accept(table);
+    }
+
+    /** Delete rows carry the key only: the table's other columns take their defaults (FINAL hides the row anyway). */
+    @Override
+    public boolean nullsTakeDefaults() {
+        return true;
     }
 
     @Override

@@ -83,7 +83,7 @@ public final class ReplacingTableCheck {
         }
         String problem = null;
         String vt = columnTypes.get(versionColumn);
-        if (vt != null && !vt.matches("U?Int(64|128|256)")) {
+        if (vt != null && !vt.matches("UInt(64|128|256)")) {
             problem = "its version column " + v + " is " + vt + "; the connector writes 64-bit versions: "
                     + "ALTER TABLE " + table.quoted() + " MODIFY COLUMN " + v + " UInt64";
         }

@@ -21,6 +21,7 @@ final class RowShapes {
     private final String deletedColumn;
     private final Map<Schema, Shape> byIdentity = new IdentityHashMap<>();
     private final Map<Schema, Shape> byEquality = new HashMap<>();
+    private final Map<Schema, Map<List<String>, Shape>> deletes = new IdentityHashMap<>();
 
     RowShapes(String versionColumn, String deletedColumn) {
         this.versionColumn = versionColumn;
@@ -32,8 +33,14 @@ final class RowShapes {
         return shape(imageSchema, flattened).schema;
     }
 
-    Struct row(Struct image, boolean flattened, long version, boolean deleted) {
-        Shape s = shape(image.schema(), flattened);
+    /**
+     * The row of an image. A delete with a key ({@code keyFields} not null) carries the key fields only: its other
+     * columns take their defaults (Debezium's before image of a key-only delete holds placeholders there, e.g. "" for
+     * a UUID, which need not fit the column).
+     */
+    Struct row(Struct image, boolean flattened, long version, boolean deleted, List<String> keyFields) {
+        Shape s = deleted && keyFields != null ? deleteShape(image.schema(), flattened, keyFields)
+                : shape(image.schema(), flattened);
         Struct row = new Struct(s.schema);
         for (int i = 0; i < s.from.length; i++) {
             row.put(s.to[i], image.get(s.from[i]));
@@ -43,11 +50,12 @@ final class RowShapes {
         return row;
     }
 
-    Map<String, Object> row(Map<?, ?> image, boolean flattened, long version, boolean deleted) {
+    Map<String, Object> row(Map<?, ?> image, boolean flattened, long version, boolean deleted,
+            List<String> keyFields) {
         Map<String, Object> row = new LinkedHashMap<>(image.size() + 2);
         for (Map.Entry<?, ?> e : image.entrySet()) {
             String name = String.valueOf(e.getKey());
-            if (!skipped(name, flattened)) {
+            if (!skipped(name, flattened) && (!deleted || keyFields == null || keyFields.contains(name))) {
                 row.put(name, e.getValue());
             }
         }
@@ -56,12 +64,22 @@ final class RowShapes {
         return row;
     }
 
+    private Shape deleteShape(Schema image, boolean flattened, List<String> keyFields) {
+        Map<List<String>, Shape> byKey = deletes.computeIfAbsent(image, k -> new HashMap<>());
+        Shape s = byKey.get(keyFields);
+        if (s == null || s.flattened != flattened) {
+            s = new Shape(image, flattened, keyFields);
+            byKey.put(keyFields, s);
+        }
+        return s;
+    }
+
     private Shape shape(Schema image, boolean flattened) {
         Shape s = byIdentity.get(image);
         if (s == null || s.flattened != flattened) {
             s = byEquality.get(image);
             if (s == null || s.flattened != flattened) {
-                s = new Shape(image, flattened);
+                s = new Shape(image, flattened, null);
                 byEquality.put(image, s);
             }
             byIdentity.put(image, s);
@@ -92,7 +110,7 @@ final class RowShapes {
         final Field version;
         final Field deleted;
 
-        Shape(Schema image, boolean flattened) {
+        Shape(Schema image, boolean flattened, List<String> keyFields) {
             this.flattened = flattened;
             SchemaBuilder b = SchemaBuilder.struct();
             if (image.name() != null) {
@@ -100,7 +118,7 @@ final class RowShapes {
             }
             List<Field> copied = new ArrayList<>();
             for (Field f : image.fields()) {
-                if (!skipped(f.name(), flattened)) {
+                if (!skipped(f.name(), flattened) && (keyFields == null || keyFields.contains(f.name()))) {
                     b.field(f.name(), f.schema());
                     copied.add(f);
                 }

@@ -209,7 +209,8 @@ public final class SinkConfig extends AbstractConfig {
                             + "of Debezium's ExtractNewRecordState transform with __deleted or __op), and the target "
                             + "tables are ReplacingMergeTree(version, is_deleted) tables whose rows "
                             + "converge to the source table: creates, snapshot reads and updates write the after "
-                            + "image, deletes the before image (or the record key) with the deleted column set to 1; "
+                            + "image, deletes the row's key with the deleted column set to 1 (its other columns take "
+                            + "their defaults: in this mode a null for a non-Nullable column writes its default); "
                             + "the version column grows with every change of a row (PostgreSQL: source.lsn; "
                             + "MySQL/MariaDB: binlog file, position and row; other connectors: the Kafka offset), so "
                             + "the latest change wins however often and in whatever order records are inserted. "
@@ -218,7 +219,7 @@ public final class SinkConfig extends AbstractConfig {
                     GROUP_CDC, 1, Width.SHORT, "CDC mode")
             .define(CDC_VERSION_COLUMN, Type.STRING, "_version", new NonEmpty(), Importance.MEDIUM,
                     "cdc.mode=debezium only: the version column of the ReplacingMergeTree (its first engine "
-                            + "parameter), UInt64 (or Int64, UInt128, UInt256), filled by the connector.",
+                            + "parameter), UInt64 (or UInt128, UInt256), filled by the connector.",
                     GROUP_CDC, 2, Width.SHORT, "Version column")
             .define(CDC_DELETED_COLUMN, Type.STRING, "_is_deleted", new NonEmpty(), Importance.MEDIUM,
                     "cdc.mode=debezium only: the is_deleted column of the ReplacingMergeTree (its second engine "

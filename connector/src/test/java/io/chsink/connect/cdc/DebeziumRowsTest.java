@@ -64,7 +64,7 @@ class DebeziumRowsTest {
 
         Struct d = value(rows.toRow(record(postgres("d", item(1, "b", 6L), "null", "false", 1300L), true, 2)));
         assertEquals(1, d.get("id"));
-        assertEquals("b", d.get("name"), "a delete writes its before image");
+        assertEquals("b", d.get("name"), "a delete of a record without a key writes its whole before image");
         assertEquals(1300L, d.get("_version"));
         assertEquals((byte) 1, d.get("_is_deleted"));
 
@@ -128,6 +128,20 @@ class DebeziumRowsTest {
         assertNull(d.get("name"));
         assertNull(d.get("qty"));
         assertEquals((byte) 1, d.get("_is_deleted"));
+    }
+
+    @Test
+    void aDeleteWithAKeyWritesTheKeyFieldsOnly() {
+        Struct key = new Struct(SchemaBuilder.struct().name("srv.public.items.Key").field("id", Schema.INT32_SCHEMA)
+                .build()).put("id", 9);
+        // REPLICA IDENTITY DEFAULT: Debezium fills the before image's other required fields with placeholders.
+        SinkRecord in = record(DebeziumEvents.TOPIC, key, postgres("d", item(9, "", 0L), "null", "false", 5000L), true, 0);
+        Struct d = value(rows.toRow(in));
+        assertEquals(List.of("id", "_version", "_is_deleted"), d.schema().fields().stream()
+                .map(org.apache.kafka.connect.data.Field::name).collect(java.util.stream.Collectors.toList()));
+        assertEquals(9, d.get("id"));
+        assertEquals((byte) 1, d.get("_is_deleted"));
+        assertSame(d.schema(), value(rows.toRow(in)).schema(), "one delete row schema per image and key schema");
     }
 
     @Test
@@ -249,13 +263,17 @@ class DebeziumRowsTest {
         cols.add(new TableColumn("qty", ClickHouseType.parse("Nullable(Int64)"), TableColumn.DefaultKind.NONE));
         cols.add(new TableColumn("_version", ClickHouseType.parse("UInt64"), TableColumn.DefaultKind.NONE));
         cols.add(new TableColumn("_is_deleted", ClickHouseType.parse("UInt8"), TableColumn.DefaultKind.NONE));
-        TableMapping mapping = new TableMapping(new TableSchema(new TableId("default", "items"), cols), true);
+        cols.add(new TableColumn("ref", ClickHouseType.parse("UUID"), TableColumn.DefaultKind.NONE));
+        TableMapping mapping = new TableMapping(new TableSchema(new TableId("default", "items"), cols), false,
+                rows.nullsTakeDefaults());
+        Struct key = new Struct(SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build()).put("id", 1);
         NativeBlock block = mapping.newBlock(4);
         mapping.append(rows.toRow(record(postgres("c", "null", item(1, "a", 5L), "false", 10L), true, 0)), block);
-        mapping.append(rows.toRow(record(postgres("d", item(1, null, null), "null", "false", 20L), true, 1)), block);
+        mapping.append(rows.toRow(record(DebeziumEvents.TOPIC, key, postgres("d", item(1, "", 0L), "null", "false", 20L),
+                true, 1)), block);
         mapping.append(rows.toRow(record(payloadOnly(postgres("c", "null", item(2, "b", 6L), "false", 30L)), false, 2)),
                 block);
-        assertEquals(3, block.rows());
+        assertEquals(3, block.rows(), "a key-only delete row fits a table whose other columns are not Nullable");
     }
 
     @Test

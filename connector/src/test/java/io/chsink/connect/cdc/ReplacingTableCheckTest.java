@@ -39,7 +39,7 @@ class ReplacingTableCheckTest {
                 + "ORDER BY id", "id", cols("id", "Int32", "_version", "UInt64", "_is_deleted", "UInt8"), "_version",
                 "_is_deleted"));
         assertNull(ReplacingTableCheck.problem(T, "ReplicatedReplacingMergeTree", "ReplicatedReplacingMergeTree('/p', "
-                + "'{replica}', ver, gone) ORDER BY id", "id", cols("ver", "Int64", "gone", "UInt8"), "ver", "gone"));
+                + "'{replica}', ver, gone) ORDER BY id", "id", cols("ver", "UInt128", "gone", "UInt8"), "ver", "gone"));
     }
 
     @Test
