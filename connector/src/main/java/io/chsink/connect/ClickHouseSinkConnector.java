@@ -2,6 +2,7 @@ package io.chsink.connect;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
+import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.exactlyonce.DedupCheck;
@@ -216,6 +217,15 @@ public class ClickHouseSinkConnector extends SinkConnector {
                         error(SinkConfig.DELIVERY_GUARANTEE, problem);
                     }
                 }
+                checkRowSource(client, table);
+            }
+        }
+
+        /** cdc.mode's requirements on the table (debezium: a ReplacingMergeTree(version, is_deleted)). */
+        private void checkRowSource(Client client, TableId table) {
+            String problem = RowSources.tableProblem(config, client, table);
+            if (problem != null) {
+                error(SinkConfig.CDC_MODE, problem);
             }
         }
 

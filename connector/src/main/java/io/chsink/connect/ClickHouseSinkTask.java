@@ -117,7 +117,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 config.tolerateErrors() && reporter != null, t -> {
                     delivery.checkTable(t);
                     rows.checkTable(t);
-                }, SCHEMA_RECHECK_MS);
+                }, SCHEMA_RECHECK_MS, rows.nullsTakeDefaults());
         LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery, cdc.mode {}",
                 config.url(), config.user(), config.database(), delivery.name(), rows.name());
     }

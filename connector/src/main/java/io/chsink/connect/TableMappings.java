@@ -35,6 +35,7 @@ final class TableMappings {
     private final boolean reportMissing;
     private final Consumer<TableId> firstLoadCheck;
     private final long recheckMs;
+    private final boolean nullsTakeDefaults;
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
     private final Map<TableId, Long> loadedAt = new HashMap<>();
     private final MissingTables missing;
@@ -43,9 +44,12 @@ final class TableMappings {
      * @param reportMissing whether records for a missing table go to the error reporter (errors.tolerance=all and a
      *     reporter) instead of failing the task
      * @param firstLoadCheck runs when a table is first read (exactly_once: the deduplication window check); may throw
+     * @param nullsTakeDefaults whether nulls for non-Nullable columns write the column's default (see
+     *     {@link io.chsink.connect.cdc.RowSource#nullsTakeDefaults})
      */
     TableMappings(TableSchemaSource loader, TableRouter router, SinkConfig config, boolean reportMissing,
-            Consumer<TableId> firstLoadCheck, long recheckMs) {
+            Consumer<TableId> firstLoadCheck, long recheckMs, boolean nullsTakeDefaults) {
+        this.nullsTakeDefaults = nullsTakeDefaults;
         this.loader = loader;
         this.router = router;
         this.config = config;
@@ -142,7 +146,7 @@ final class TableMappings {
         if (current == null) {
             firstLoadCheck.accept(table);
         }
-        TableMapping m = new TableMapping(schema, config.rejectUnknownFields());
+        TableMapping m = new TableMapping(schema, config.rejectUnknownFields(), nullsTakeDefaults);
         if (!m.unwritableColumns().isEmpty()) {
             LOG.warn("Table {}: columns of types the connector does not write yet are left to their defaults: {}",
                     table, m.unwritableColumns().stream().map(c -> c.name() + " " + c.type().text())

@@ -46,7 +46,7 @@ class TableMappingsTest {
         Map<String, String> p = new HashMap<>();
         p.put("clickhouse.url", "http://localhost:8123");
         SinkConfig config = new SinkConfig(p);
-        return new TableMappings(source, new TableRouter(config), config, reportMissing, checked::add, 30_000);
+        return new TableMappings(source, new TableRouter(config), config, reportMissing, checked::add, 30_000, false);
     }
 
     @Test

@@ -15,6 +15,11 @@ public final class AppendedRecords implements RowSource {
     }
 
     @Override
+    public boolean nullsTakeDefaults() {
+        return false;
+    }
+
+    @Override
     public String name() {
         return "none";
     }

@@ -19,6 +19,12 @@ public interface RowSource {
     /** Checks a table the first time the task reads its columns; throws when rows of this source cannot go there. */
     void checkTable(TableId table);
 
+    /**
+     * Whether a null or missing value for a non-Nullable column writes the column's default instead of making the
+     * record a bad record (its rows may omit columns: Debezium's delete rows carry their key only).
+     */
+    boolean nullsTakeDefaults();
+
     /** The mode's name in cdc.mode. */
     String name();
 }

@@ -46,6 +46,10 @@ public final class SinkConfig extends AbstractConfig {
     public static final String PROXY_PORT = "clickhouse.proxy.port";
     public static final String PROXY_USER = "clickhouse.proxy.user";
     public static final String PROXY_PASSWORD = "clickhouse.proxy.password";
+    public static final String CDC_MODE = "cdc.mode";
+    public static final String CDC_VERSION_COLUMN = "cdc.version.column";
+    public static final String CDC_DELETED_COLUMN = "cdc.deleted.column";
+    public static final String CDC_TRUNCATE_BEHAVIOR = "cdc.truncate.behavior";
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
     public static final String ERRORS_TOLERANCE = "errors.tolerance";
 
@@ -55,6 +59,7 @@ public final class SinkConfig extends AbstractConfig {
     private static final String GROUP_DELIVERY = "Delivery";
     private static final String GROUP_RECORDS = "Records";
     private static final String GROUP_SECURITY = "TLS and proxy";
+    private static final String GROUP_CDC = "Change data capture";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(CLICKHOUSE_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new UrlValidator(), Importance.HIGH,
@@ -200,7 +205,36 @@ public final class SinkConfig extends AbstractConfig {
                     GROUP_SECURITY, 11, Width.MEDIUM, "Proxy user")
             .define(PROXY_PASSWORD, Type.PASSWORD, "", Importance.LOW,
                     "Password for the proxy's basic authentication. Never logged.",
-                    GROUP_SECURITY, 12, Width.MEDIUM, "Proxy password");
+                    GROUP_SECURITY, 12, Width.MEDIUM, "Proxy password")
+            .define(CDC_MODE, Type.STRING, "none", ConfigDef.ValidString.in("none", "debezium"), Importance.HIGH,
+                    "none: every record is a row, appended as it is. debezium: every record value is a Debezium "
+                            + "change event (the envelope with before, after, source and op, or the flattened form "
+                            + "of Debezium's ExtractNewRecordState transform with __deleted or __op), and the target "
+                            + "tables are ReplacingMergeTree(version, is_deleted) tables whose rows "
+                            + "converge to the source table: creates, snapshot reads and updates write the after "
+                            + "image, deletes the row's key with the deleted column set to 1 (its other columns take "
+                            + "their defaults: in this mode a null for a non-Nullable column writes its default); "
+                            + "the version column grows with every change of a row (PostgreSQL: source.lsn; "
+                            + "MySQL/MariaDB: binlog file, position and row; other connectors: the Kafka offset), so "
+                            + "the latest change wins however often and in whatever order records are inserted. "
+                            + "Tombstones are skipped. Validation and task start refuse a table that is not a "
+                            + "ReplacingMergeTree with these columns, naming the statement that fixes it.",
+                    GROUP_CDC, 1, Width.SHORT, "CDC mode")
+            .define(CDC_VERSION_COLUMN, Type.STRING, "_version", new NonEmpty(), Importance.MEDIUM,
+                    "cdc.mode=debezium only: the version column of the ReplacingMergeTree (its first engine "
+                            + "parameter), UInt64 (or UInt128, UInt256), filled by the connector.",
+                    GROUP_CDC, 2, Width.SHORT, "Version column")
+            .define(CDC_DELETED_COLUMN, Type.STRING, "_is_deleted", new NonEmpty(), Importance.MEDIUM,
+                    "cdc.mode=debezium only: the is_deleted column of the ReplacingMergeTree (its second engine "
+                            + "parameter), UInt8, filled by the connector: 1 for a delete, else 0.",
+                    GROUP_CDC, 3, Width.SHORT, "Deleted column")
+            .define(CDC_TRUNCATE_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
+                    Importance.LOW,
+                    "cdc.mode=debezium only: what a truncate event (op t) does: skip (logged as a WARN naming the "
+                            + "topic, partition and offset, counted in RecordsWithoutRow; the rows of the table stay "
+                            + "in ClickHouse) or fail (it is a bad record: the task fails, or with errors.tolerance=all "
+                            + "it goes to the dead-letter queue).",
+                    GROUP_CDC, 4, Width.SHORT, "Truncate events");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -340,6 +374,24 @@ public final class SinkConfig extends AbstractConfig {
 
     public Password proxyPassword() {
         return getPassword(PROXY_PASSWORD);
+    }
+
+    /** cdc.mode=debezium: record values are Debezium change events. */
+    public boolean debeziumCdc() {
+        return getString(CDC_MODE).equals("debezium");
+    }
+
+    public String cdcVersionColumn() {
+        return getString(CDC_VERSION_COLUMN).trim();
+    }
+
+    public String cdcDeletedColumn() {
+        return getString(CDC_DELETED_COLUMN).trim();
+    }
+
+    /** cdc.truncate.behavior=fail: a truncate event is a bad record. */
+    public boolean failOnTruncate() {
+        return getString(CDC_TRUNCATE_BEHAVIOR).equals("fail");
     }
 
     /** errors.tolerance=all: bad records go to the errant record reporter instead of failing the task. */

@@ -29,11 +29,20 @@ public final class ColumnCodec {
 
     /** The codec of a column, or null when the connector cannot write its type yet. */
     public static ColumnCodec forColumn(TableColumn column) {
+        return forColumn(column, false);
+    }
+
+    /**
+     * @param nullsTakeDefaults whether a null or missing value for a non-Nullable column without a DEFAULT writes the
+     *     type's default (the column travels as Nullable(T), like one with a DEFAULT) instead of being a bad record
+     */
+    public static ColumnCodec forColumn(TableColumn column, boolean nullsTakeDefaults) {
         ClickHouseType t = column.type();
         if (!Writers.supported(t)) {
             return null;
         }
-        boolean nullToDefault = !t.isNullable() && column.hasDefaultExpression() && !Writers.isComposite(t);
+        boolean nullToDefault = !t.isNullable() && (column.hasDefaultExpression() || nullsTakeDefaults)
+                && !Writers.isComposite(t);
         ClickHouseType wire = t;
         if (t.kind() == Kind.LOW_CARDINALITY && !isString(t.inner())) {
             wire = t.inner(); // LowCardinality of non-strings: sent plain, the server builds the dictionary

@@ -49,6 +49,15 @@ public final class TableMapping {
      *     field is ignored)
      */
     public TableMapping(TableSchema schema, boolean rejectUnknownFields) {
+        this(schema, rejectUnknownFields, false);
+    }
+
+    /**
+     * @param nullsTakeDefaults whether a null or missing value for a non-Nullable column writes the column's default
+     *     (its DEFAULT expression, else the type's default value) instead of making the record a bad record: what
+     *     cdc.mode=debezium's delete rows need, which carry their key only
+     */
+    public TableMapping(TableSchema schema, boolean rejectUnknownFields, boolean nullsTakeDefaults) {
         this.schema = schema;
         this.rejectUnknownFields = rejectUnknownFields;
         List<ColumnCodec> cs = new ArrayList<>();
@@ -57,7 +66,7 @@ public final class TableMapping {
                 computed.put(c.name(), c);
                 continue;
             }
-            ColumnCodec codec = ColumnCodec.forColumn(c);
+            ColumnCodec codec = ColumnCodec.forColumn(c, nullsTakeDefaults);
             if (codec == null) {
                 unwritable.add(c);
                 continue;

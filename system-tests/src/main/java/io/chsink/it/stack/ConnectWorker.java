@@ -16,7 +16,8 @@ import java.util.Properties;
  * A Kafka Connect distributed worker in a child JVM, started from the repo's
  * {@code config/connect-distributed.properties} (dir from system property {@code chsink.config.dir}) with only the
  * machine-specific keys replaced: bootstrap.servers, the REST listener (a free loopback port), and plugin.path
- * (system property {@code chsink.plugin.path}); then the caller's overrides. The connector is loaded from
+ * (system property {@code chsink.plugin.path}, plus {@value #DEBEZIUM_PLUGIN_PATH} when set); then the caller's
+ * overrides. The connector is loaded from
  * plugin.path only. Workers started with the same bootstrap servers and group settings form one Connect cluster.
  * Files in the work dir: {@code worker.log} (INFO log), {@code worker.out} (stdout/stderr), {@code worker.properties}.
  * JVM options default to {@code -Xmx1g}, overridable with system property {@code chsink.worker.jvm.opts} or
@@ -25,6 +26,13 @@ import java.util.Properties;
 public final class ConnectWorker extends ChildJvmService {
     /** The connector class the worker must list before it counts as started. */
     public static final String CONNECTOR_CLASS = "io.chsink.connect.ClickHouseSinkConnector";
+    /**
+     * System property: a second plugin directory for the worker's plugin.path, with Debezium's PostgreSQL source
+     * connector (system-tests/pom.xml's debezium-plugin execution fills target/debezium-plugins). Left out when unset
+     * or missing.
+     */
+    public static final String DEBEZIUM_PLUGIN_PATH = "chsink.debezium.plugin.path";
+    public static final String DEBEZIUM_POSTGRES_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
     private static final System.Logger LOG = System.getLogger(ConnectWorker.class.getName());
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
 
@@ -161,7 +169,17 @@ public final class ConnectWorker extends ChildJvmService {
             throw new IllegalStateException("plugin path " + dir + " does not exist: build the connector zip and run"
                     + " mvn -pl system-tests generate-resources to unpack it");
         }
-        return Path.of(dir).toAbsolutePath().toString(); // the worker runs in its own working directory
+        String path = Path.of(dir).toAbsolutePath().toString(); // the worker runs in its own working directory
+        String debezium = System.getProperty(DEBEZIUM_PLUGIN_PATH);
+        if (debezium != null && !debezium.isBlank() && Files.isDirectory(Path.of(debezium))) {
+            path += "," + Path.of(debezium).toAbsolutePath(); // plugin.path lists directories, comma-separated
+        }
+        return path;
+    }
+
+    /** Whether the worker lists Debezium's PostgreSQL source connector (from {@value #DEBEZIUM_PLUGIN_PATH}). */
+    public boolean hasDebeziumPostgres() {
+        return rest().plugins().stream().anyMatch(p -> p.className().equals(DEBEZIUM_POSTGRES_CLASS));
     }
 
     private static String requiredProperty(String name, String meaning) {

@@ -16,11 +16,14 @@ public final class Stack implements AutoCloseable {
     private final ClickHouseServer clickhouse;
     private final KafkaBroker kafka;
     private final ConnectWorker connect;
+    private final Path workDir;
+    private PostgresServer postgres;
 
-    private Stack(ClickHouseServer clickhouse, KafkaBroker kafka, ConnectWorker connect) {
+    private Stack(ClickHouseServer clickhouse, KafkaBroker kafka, ConnectWorker connect, Path workDir) {
         this.clickhouse = clickhouse;
         this.kafka = kafka;
         this.connect = connect;
+        this.workDir = workDir;
     }
 
     public static Stack start(Path workDir) {
@@ -37,7 +40,7 @@ public final class Stack implements AutoCloseable {
             String connectUrl = setting("chsink.connect.url");
             ConnectWorker cw = connectUrl != null ? ConnectWorker.external(connectUrl)
                     : new ConnectWorker().start(workDir.resolve("worker"), kb.bootstrapServers());
-            return new Stack(ch, kb, cw);
+            return new Stack(ch, kb, cw, workDir);
         } catch (RuntimeException e) {
             if (kb != null) {
                 kb.close();
@@ -71,6 +74,17 @@ public final class Stack implements AutoCloseable {
         return connect;
     }
 
+    /**
+     * The PostgreSQL server of the CDC tests, started on first use (logical replication on, see
+     * {@link PostgresServer}) and stopped with the stack.
+     */
+    public synchronized PostgresServer postgres() {
+        if (postgres == null) {
+            postgres = PostgresServer.start(workDir.resolve("postgres"));
+        }
+        return postgres;
+    }
+
     /** The ClickHouse URL as the Connect worker should use it. */
     public String clickhouseUrl() {
         return clickhouse.url();
@@ -91,6 +105,11 @@ public final class Stack implements AutoCloseable {
     @Override
     public void close() {
         connect.close();
+        synchronized (this) {
+            if (postgres != null) {
+                postgres.close();
+            }
+        }
         kafka.close();
         clickhouse.close();
     }

@@ -1,0 +1,240 @@
+package io.chsink.connect.cdc;
+
+import java.util.Locale;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * One Debezium change event as the sink needs it: what it does to its row, the image whose fields become the row,
+ * and the row's version. Read from the envelope Debezium's connectors write ({@code before}, {@code after},
+ * {@code source}, {@code op}, ...), as a Struct or a schemaless map, or from the flattened form of Debezium's
+ * ExtractNewRecordState transform (the row's fields plus {@code __deleted} and/or {@code __op}, and the position
+ * fields {@code add.fields} copies: {@code __lsn}, or {@code __file}, {@code __pos}, {@code __row}).
+ */
+final class ChangeEvent {
+    enum Kind {
+        /** Create, snapshot read or update: the after image is the row. */
+        UPSERT,
+        /** Delete: the before image (or the key) with the deleted flag. */
+        DELETE,
+        /** Truncate of the whole source table: no row. */
+        TRUNCATE
+    }
+
+    /** Fields of the flattened form that say what the event did; they are not written as row fields. */
+    static final String DELETED_FIELD = "__deleted";
+    static final String OP_FIELD = "__op";
+
+    final Kind kind;
+    /** The image whose fields make the row (null for a truncate). */
+    final FieldAccess image;
+    /** The image's schema when it is a Struct, else null. */
+    final Schema imageSchema;
+    final long version;
+    /** Whether the image is the flattened record itself (its __deleted and __op fields are not row fields). */
+    final boolean flattened;
+
+    private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, long version, boolean flattened) {
+        this.kind = kind;
+        this.image = image;
+        this.imageSchema = imageSchema;
+        this.version = version;
+        this.flattened = flattened;
+    }
+
+    /** A change event that cannot be read: the reason, for {@link DebeziumRows} to name the record. */
+    static final class Malformed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Malformed(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /** Reads a record whose value is not null; throws {@link Malformed} for one that is no readable change event. */
+    static ChangeEvent read(SinkRecord record) {
+        FieldAccess value = FieldAccess.of(record.value());
+        if (value == null) {
+            throw new Malformed("the record value is " + kindOf(record.value())
+                    + "; a change event is a Struct or a map (schemaless JSON)");
+        }
+        return isEnvelope(value) ? fromEnvelope(record, value) : fromFlattened(record, value);
+    }
+
+    /** An envelope has an op and a before or after part; anything else is taken for the flattened form. */
+    static boolean isEnvelope(FieldAccess value) {
+        return value.has("op") && (value.has("after") || value.has("before"));
+    }
+
+    private static ChangeEvent fromEnvelope(SinkRecord record, FieldAccess envelope) {
+        String op = text(envelope.get("op"), "op");
+        switch (op) {
+            case "c":
+            case "r":
+            case "u": {
+                FieldAccess after = FieldAccess.of(envelope.get("after"));
+                if (after == null) {
+                    throw new Malformed("op '" + op + "' without an after image (after is "
+                            + kindOf(envelope.get("after")) + ")");
+                }
+                return new ChangeEvent(Kind.UPSERT, after, schemaOf(after), version(record, envelope), false);
+            }
+            case "d": {
+                FieldAccess before = FieldAccess.of(envelope.get("before"));
+                if (before == null) {
+                    // REPLICA IDENTITY NOTHING and the like: the record key still names the row.
+                    before = FieldAccess.of(record.key());
+                    if (before == null) {
+                        throw new Malformed("a delete (op 'd') with neither a before image nor a Struct or map key");
+                    }
+                }
+                return new ChangeEvent(Kind.DELETE, before, schemaOf(before), version(record, envelope), false);
+            }
+            case "t":
+                return new ChangeEvent(Kind.TRUNCATE, null, null, 0, false);
+            case "m":
+                throw new Malformed("op 'm' is a logical decoding message, not a row change: route its topic to "
+                        + "no table of this connector");
+            default:
+                throw new Malformed("unknown op '" + printable(op) + "' (expected c, r, u, d or t)");
+        }
+    }
+
+    private static ChangeEvent fromFlattened(SinkRecord record, FieldAccess row) {
+        Kind kind = Kind.UPSERT;
+        if (row.has(OP_FIELD) && row.get(OP_FIELD) != null) {
+            String op = text(row.get(OP_FIELD), OP_FIELD);
+            switch (op) {
+                case "c":
+                case "r":
+                case "u":
+                    break;
+                case "d":
+                    kind = Kind.DELETE;
+                    break;
+                case "t":
+                    return new ChangeEvent(Kind.TRUNCATE, null, null, 0, true);
+                default:
+                    throw new Malformed("unknown " + OP_FIELD + " '" + printable(op) + "' (expected c, r, u, d or t)");
+            }
+        }
+        if (row.has(DELETED_FIELD) && deletedFlag(row.get(DELETED_FIELD))) {
+            kind = Kind.DELETE;
+        }
+        return new ChangeEvent(kind, row, schemaOf(row), flattenedVersion(record, row), true);
+    }
+
+    private static boolean deletedFlag(Object v) {
+        if (v == null) {
+            return false;
+        }
+        if (v instanceof Boolean) {
+            return (Boolean) v;
+        }
+        if (v instanceof String) {
+            String s = ((String) v).trim().toLowerCase(Locale.ROOT);
+            if (s.equals("true")) {
+                return true;
+            }
+            if (s.equals("false")) {
+                return false;
+            }
+        }
+        throw new Malformed(DELETED_FIELD + " is " + kindOf(v) + ", not \"true\", \"false\" or a boolean");
+    }
+
+    /** The version from the envelope's source block, by the rule of its connector ({@link ChangeVersion}). */
+    private static long version(SinkRecord record, FieldAccess envelope) {
+        FieldAccess source = FieldAccess.of(envelope.get("source"));
+        if (source == null) {
+            throw new Malformed("no source block (source is " + kindOf(envelope.get("source")) + ")");
+        }
+        Object connector = source.get("connector");
+        String c = connector instanceof String ? (String) connector : "";
+        try {
+            switch (c) {
+                case "postgresql":
+                    return ChangeVersion.postgres(number(source.get("lsn"), "source.lsn"));
+                case "mysql":
+                case "mariadb":
+                    return ChangeVersion.binlog(file(source.get("file"), "source.file"),
+                            number(source.get("pos"), "source.pos"), rowOrZero(source.get("row"), "source.row"));
+                default:
+                    return record.kafkaOffset();
+            }
+        } catch (IllegalArgumentException e) {
+            throw new Malformed(e.getMessage());
+        }
+    }
+
+    /**
+     * The flattened form: __lsn (add.fields=lsn; or __source_lsn) for PostgreSQL, __file and __pos (and __row) for
+     * MySQL, else the Kafka offset.
+     */
+    private static long flattenedVersion(SinkRecord record, FieldAccess row) {
+        try {
+            for (String f : new String[] {"__lsn", "__source_lsn"}) {
+                if (row.has(f)) {
+                    return ChangeVersion.postgres(number(row.get(f), f));
+                }
+            }
+            for (String p : new String[] {"__", "__source_"}) {
+                if (row.has(p + "file") && row.has(p + "pos")) {
+                    return ChangeVersion.binlog(file(row.get(p + "file"), p + "file"),
+                            number(row.get(p + "pos"), p + "pos"), rowOrZero(row.get(p + "row"), p + "row"));
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw new Malformed(e.getMessage());
+        }
+        return record.kafkaOffset();
+    }
+
+    private static long number(Object v, String field) {
+        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof String) {
+            try {
+                return Long.parseLong(((String) v).trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(field + " is a string that is not an integer");
+            }
+        }
+        throw new IllegalArgumentException(field + " is " + kindOf(v) + ", not an integer");
+    }
+
+    private static long rowOrZero(Object v, String field) {
+        return v == null ? 0 : number(v, field);
+    }
+
+    private static String file(Object v, String field) {
+        if (!(v instanceof String)) {
+            throw new IllegalArgumentException(field + " is " + kindOf(v) + ", not a binlog file name");
+        }
+        return (String) v;
+    }
+
+    private static String text(Object v, String field) {
+        if (!(v instanceof String)) {
+            throw new Malformed(field + " is " + kindOf(v) + ", not a string");
+        }
+        return (String) v;
+    }
+
+    private static Schema schemaOf(FieldAccess image) {
+        Object v = image.value();
+        return v instanceof org.apache.kafka.connect.data.Struct ? ((org.apache.kafka.connect.data.Struct) v).schema()
+                : null;
+    }
+
+    /** An op is one letter; anything longer is cut, so a message never carries much of a bad value. */
+    private static String printable(String op) {
+        String s = op.length() > 8 ? op.substring(0, 8) + "..." : op;
+        return s.replaceAll("[^\\x20-\\x7e]", "?");
+    }
+
+    static String kindOf(Object v) {
+        return v == null ? "null" : v.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,193 @@
+package io.chsink.connect.cdc;
+
+import com.clickhouse.client.api.Client;
+import com.clickhouse.client.api.query.GenericRecord;
+import io.chsink.connect.schema.TableId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+
+/**
+ * cdc.mode=debezium writes every change as a row and lets the table keep the latest version of each key: the
+ * target must be a ReplacingMergeTree (or its Replicated/Shared form) with {@code (version, is_deleted)} as engine
+ * parameters, the connector's version and deleted columns. Anything else would keep every change (MergeTree), keep
+ * an arbitrary one (no version) or never drop deleted rows (no is_deleted).
+ */
+public final class ReplacingTableCheck {
+    private ReplacingTableCheck() {
+    }
+
+    /** Why the table cannot take change rows, with the statement that fixes it; null when it can (or is missing). */
+    public static String problem(Client client, TableId table, String versionColumn, String deletedColumn) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("db", table.database());
+        p.put("tbl", table.table());
+        List<GenericRecord> rows = client.queryAll("SELECT engine, engine_full, sorting_key, primary_key "
+                + "FROM system.tables WHERE database = {db:String} AND name = {tbl:String}", p);
+        if (rows.isEmpty()) {
+            return null; // a missing table is reported elsewhere
+        }
+        Map<String, String> types = new HashMap<>();
+        for (GenericRecord c : client.queryAll("SELECT name, type FROM system.columns WHERE database = {db:String} "
+                + "AND table = {tbl:String}", p)) {
+            types.put(c.getString("name"), c.getString("type"));
+        }
+        GenericRecord t = rows.get(0);
+        String key = t.getString("sorting_key");
+        if (key == null || key.trim().isEmpty()) {
+            key = t.getString("primary_key");
+        }
+        return problem(table, t.getString("engine"), t.getString("engine_full"), key, types, versionColumn,
+                deletedColumn);
+    }
+
+    /** The decision, on what system.tables and system.columns say about the table. */
+    static String problem(TableId table, String engine, String engineFull, String sortingKey,
+            Map<String, String> columnTypes, String versionColumn, String deletedColumn) {
+        String v = TableId.quote(versionColumn);
+        String d = TableId.quote(deletedColumn);
+        List<String> addColumns = new ArrayList<>();
+        if (!columnTypes.containsKey(versionColumn)) {
+            addColumns.add("ADD COLUMN " + v + " UInt64");
+        }
+        if (!columnTypes.containsKey(deletedColumn)) {
+            addColumns.add("ADD COLUMN " + d + " UInt8");
+        }
+        String alter = addColumns.isEmpty() ? "" : "ALTER TABLE " + table.quoted() + " " + String.join(", ", addColumns)
+                + "; ";
+        boolean replacing = engine != null && engine.endsWith("ReplacingMergeTree");
+        List<String> params = replacing ? columnParameters(engineFull) : List.of();
+        boolean rightParams = params.size() == 2 && params.get(0).equals(versionColumn)
+                && params.get(1).equals(deletedColumn);
+        if (!replacing || !rightParams) {
+            String order = sortingKey == null || sortingKey.trim().isEmpty() ? "(<the source table's primary key>)"
+                    : "(" + sortingKey.trim() + ")";
+            String copy = TableId.quote(table.table() + "_cdc");
+            String copyId = TableId.quote(table.database()) + "." + copy;
+            String engineClause = engine != null && engine.startsWith("Replicated")
+                    ? "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', " + v
+                            + ", " + d + ")"
+                    : "ReplacingMergeTree(" + v + ", " + d + ")";
+            return "Table " + table.quoted() + " has engine " + (engineFull == null ? engine : shortEngine(engineFull))
+                    + ", but cdc.mode=debezium needs ENGINE = " + engineClause + " ORDER BY the source table's "
+                    + "primary key, so that the latest change of each key wins (" + versionColumn + ", filled by the "
+                    + "connector from the change's position in the source's log) and deleted keys disappear ("
+                    + deletedColumn + " = 1 for deletes; read the table with SELECT ... FINAL). The engine of a "
+                    + "table cannot be altered; run: " + alter + "CREATE TABLE " + copyId + " AS " + table.quoted()
+                    + " ENGINE = " + engineClause + " ORDER BY " + order + "; EXCHANGE TABLES " + table.quoted()
+                    + " AND " + copyId + " (the old rows are then in " + copyId + "), or set "
+                    + "cdc.version.column / cdc.deleted.column to the engine's own columns, or use cdc.mode=none.";
+        }
+        String problem = null;
+        String vt = columnTypes.get(versionColumn);
+        if (vt != null && !vt.matches("UInt(64|128|256)")) {
+            problem = "its version column " + v + " is " + vt + "; the connector writes 64-bit versions: "
+                    + "ALTER TABLE " + table.quoted() + " MODIFY COLUMN " + v + " UInt64";
+        }
+        String dt = columnTypes.get(deletedColumn);
+        if (dt != null && !dt.equals("UInt8")) {
+            problem = (problem == null ? "" : problem + "; ") + "its deleted column " + d + " is " + dt
+                    + "; ClickHouse's is_deleted column is UInt8: ALTER TABLE " + table.quoted() + " MODIFY COLUMN "
+                    + d + " UInt8";
+        }
+        return problem == null ? null : "Table " + table.quoted() + " cannot take cdc.mode=debezium rows: " + problem;
+    }
+
+    /**
+     * The column parameters of a ReplacingMergeTree's engine clause, unquoted: {@code ReplacingMergeTree(v, d)} gives
+     * [v, d]; the Replicated and Shared forms' leading path and replica strings are left out.
+     */
+    static List<String> columnParameters(String engineFull) {
+        List<String> out = new ArrayList<>();
+        if (engineFull == null) {
+            return out;
+        }
+        int open = engineFull.indexOf('(');
+        if (open < 0) {
+            return out;
+        }
+        int depth = 0;
+        StringBuilder cur = new StringBuilder();
+        char quote = 0;
+        for (int i = open + 1; i < engineFull.length(); i++) {
+            char c = engineFull.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && i + 1 < engineFull.length()) {
+                    cur.append(c).append(engineFull.charAt(++i));
+                    continue;
+                }
+                if (c == quote) {
+                    quote = 0;
+                }
+                cur.append(c);
+                continue;
+            }
+            if (c == '\'' || c == '`' || c == '"') {
+                quote = c;
+                cur.append(c);
+            } else if (c == '(') {
+                depth++;
+                cur.append(c);
+            } else if (c == ')' && depth > 0) {
+                depth--;
+                cur.append(c);
+            } else if (c == ')' || c == ',' && depth == 0) {
+                String arg = cur.toString().trim();
+                if (!arg.isEmpty() && !arg.startsWith("'")) {
+                    out.add(unquote(arg));
+                }
+                cur.setLength(0);
+                if (c == ')') {
+                    break;
+                }
+            } else {
+                cur.append(c);
+            }
+        }
+        return out;
+    }
+
+    private static String unquote(String s) {
+        if (s.length() >= 2 && (s.charAt(0) == '`' || s.charAt(0) == '"') && s.charAt(s.length() - 1) == s.charAt(0)) {
+            String inner = s.substring(1, s.length() - 1);
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < inner.length(); i++) {
+                char c = inner.charAt(i);
+                if (c == '\\' && i + 1 < inner.length()) {
+                    c = inner.charAt(++i);
+                }
+                b.append(c);
+            }
+            return b.toString();
+        }
+        return s;
+    }
+
+    /** The engine clause up to ORDER BY/PARTITION BY/SETTINGS, for messages. */
+    private static String shortEngine(String engineFull) {
+        String s = engineFull;
+        for (String stop : new String[] {" PARTITION BY ", " PRIMARY KEY ", " ORDER BY ", " SETTINGS ", " TTL "}) {
+            int i = s.indexOf(stop);
+            if (i > 0) {
+                s = s.substring(0, i);
+            }
+        }
+        return s.trim();
+    }
+
+    /** Task side: throws when the table cannot take change rows, RetriableException when it cannot be read now. */
+    public static void require(Client client, TableId table, String versionColumn, String deletedColumn) {
+        String problem;
+        try {
+            problem = problem(client, table, versionColumn, deletedColumn);
+        } catch (RuntimeException e) {
+            throw new RetriableException("Could not read the engine of " + table + ": " + e.getMessage(), e);
+        }
+        if (problem != null) {
+            throw new ConnectException(problem);
+        }
+    }
+}

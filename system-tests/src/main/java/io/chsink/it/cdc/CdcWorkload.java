@@ -1,0 +1,567 @@
+package io.chsink.it.cdc;
+
+import io.chsink.it.stack.ClickHouseHttp;
+import io.chsink.it.stack.PostgresServer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.zip.CRC32;
+
+/**
+ * The CDC workload and its proof, for the system tests, the demo ({@code --cdc}) and the benchmark: three PostgreSQL
+ * tables with a broad set of column types (one with a composite primary key, one with REPLICA IDENTITY FULL, two with
+ * the default, whose deletes carry the key only), their ReplacingMergeTree(_version, _is_deleted) twins in ClickHouse,
+ * a seeded random stream of changes (inserts, updates, deletes, primary-key updates, re-inserts of deleted keys),
+ * the Debezium source connector's configuration, and the comparison of both sides row for row: each side writes
+ * every row as canonical text with its own SQL ({@link CdcTable}); ClickHouse's rows are read with FINAL, deleted
+ * rows excluded.
+ *
+ * <p>API: {@link #createSourceTables}, {@link #createTargetTables}, {@link #seed} (rows before the connector
+ * starts: the snapshot), {@link #run} (the change stream; {@link #changesDone} while it runs),
+ * {@link #debeziumConfig}, {@link #topics}, {@link #topicToTableMap}, {@link #compare} and {@link #awaitEqual}.
+ * {@link CdcDemo#main} runs it all on a local stack and prints the counts and checksums side by side.
+ */
+public final class CdcWorkload {
+    public static final String VERSION_COLUMN = "_version";
+    public static final String DELETED_COLUMN = "_is_deleted";
+    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.;:-_'\"|\\/"
+            + "äöüßéñ€漢字😀";
+
+    private final PostgresServer pg;
+    private final String prefix;
+    private final Random random;
+    private final List<CdcTable> tables;
+    private final Map<String, Keys> keys = new HashMap<>();
+    private final AtomicLong changesDone = new AtomicLong();
+    private long nextId = 1;
+
+    /** @param prefix names the tables ({@code <prefix>_orders}, ...), lower-case letters, digits and _ */
+    public CdcWorkload(PostgresServer pg, String prefix, long seed) {
+        this.pg = pg;
+        this.prefix = prefix;
+        this.random = new Random(seed);
+        this.tables = List.of(
+                new CdcTable(prefix + "_orders", List.of(CdcTable.bigint("id", false), CdcTable.integer("customer", false),
+                        CdcTable.numeric("amount", 12, 2, false), CdcTable.text("note", "text", true),
+                        CdcTable.text("status", "varchar(16)", false), CdcTable.bool("paid", false),
+                        CdcTable.date("due", true), CdcTable.timestamp("created", false),
+                        CdcTable.timestamptz("updated", true), CdcTable.uuid("ref", false), CdcTable.jsonb("attrs", true),
+                        CdcTable.intArray("tags")), List.of("id"), false),
+                new CdcTable(prefix + "_lines", List.of(CdcTable.bigint("order_id", false), CdcTable.integer("line", false),
+                        CdcTable.text("sku", "varchar(32)", false), CdcTable.integer("qty", false),
+                        CdcTable.numeric("price", 10, 3, false), CdcTable.bool("shipped", true),
+                        CdcTable.timestamptz("shipped_at", true)), List.of("order_id", "line"), false),
+                new CdcTable(prefix + "_people", List.of(CdcTable.integer("id", false), CdcTable.text("name", "text", false),
+                        CdcTable.text("email", "varchar(64)", true), CdcTable.date("born", true),
+                        CdcTable.numeric("score", 20, 5, true), CdcTable.bool("active", false),
+                        CdcTable.jsonb("profile", false), CdcTable.uuid("token", true), CdcTable.timestamp("last_seen", true),
+                        CdcTable.intArray("counts"), CdcTable.bigint("visits", true)), List.of("id"), true));
+        for (CdcTable t : tables) {
+            keys.put(t.name, new Keys());
+        }
+    }
+
+    public List<CdcTable> tables() {
+        return tables;
+    }
+
+    /** Changes committed so far by {@link #run} (a primary-key update counts once). */
+    public long changesDone() {
+        return changesDone.get();
+    }
+
+    /** Creates the PostgreSQL tables (dropping old ones of the same names) with their replica identity. */
+    public void createSourceTables() {
+        try (Connection c = pg.connect(); Statement st = c.createStatement()) {
+            for (CdcTable t : tables) {
+                st.execute("DROP TABLE IF EXISTS " + t.name);
+                st.execute(t.pgCreate());
+                st.execute("ALTER TABLE " + t.name + " REPLICA IDENTITY " + (t.replicaIdentityFull ? "FULL" : "DEFAULT"));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the source tables: " + e.getMessage(), e);
+        }
+    }
+
+    /** Creates the ClickHouse ReplacingMergeTree tables (with a deduplication window for exactly_once). */
+    public void createTargetTables(ClickHouseHttp ch, String database, boolean dedupWindow) {
+        for (CdcTable t : tables) {
+            ch.exec("DROP TABLE IF EXISTS `" + database + "`.`" + t.name + "`");
+            ch.exec(t.chCreate(database, VERSION_COLUMN, DELETED_COLUMN, dedupWindow));
+        }
+    }
+
+    /** Debezium's topic of each table: {@code <topicPrefix>.public.<table>}. */
+    public List<String> topics(String topicPrefix) {
+        return tables.stream().map(t -> topicPrefix + ".public." + t.name).collect(Collectors.toList());
+    }
+
+    /** The sink's topic.to.table.map for these topics. */
+    public String topicToTableMap(String topicPrefix, String database) {
+        return tables.stream().map(t -> topicPrefix + ".public." + t.name + ":" + database + "." + t.name)
+                .collect(Collectors.joining(","));
+    }
+
+    /**
+     * The Debezium PostgreSQL source connector's configuration for these tables: pgoutput, its own slot and filtered
+     * publication, an initial snapshot, JSON with schemas, truncate events included, topics created with
+     * {@code partitions} partitions.
+     */
+    public Map<String, String> debeziumConfig(String topicPrefix, int partitions) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        c.put("tasks.max", "1");
+        c.put("database.hostname", pg.host());
+        c.put("database.port", String.valueOf(pg.port()));
+        c.put("database.user", PostgresServer.USER);
+        c.put("database.password", "unused-trust-auth");
+        c.put("database.dbname", PostgresServer.DATABASE);
+        c.put("topic.prefix", topicPrefix);
+        c.put("plugin.name", "pgoutput");
+        c.put("slot.name", topicPrefix + "_slot");
+        c.put("publication.name", topicPrefix + "_pub");
+        c.put("publication.autocreate.mode", "filtered");
+        c.put("table.include.list", tables.stream().map(t -> "public." + t.name).collect(Collectors.joining(",")));
+        c.put("snapshot.mode", "initial");
+        c.put("skipped.operations", "none"); // Debezium skips truncates by default
+        c.put("decimal.handling.mode", "precise");
+        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("value.converter.schemas.enable", "true");
+        c.put("topic.creation.default.replication.factor", "1");
+        c.put("topic.creation.default.partitions", String.valueOf(partitions));
+        return c;
+    }
+
+    /** Inserts {@code rowsPerTable} rows into each table (before the connector starts: its snapshot). */
+    public void seed(int rowsPerTable) {
+        try (Connection c = pg.connect()) {
+            c.setAutoCommit(false);
+            for (CdcTable t : tables) {
+                for (int i = 0; i < rowsPerTable; i++) {
+                    insertNew(c, t);
+                }
+            }
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("seeding failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Bulk-loads {@code rows} generated rows into the orders table with one INSERT ... SELECT generate_series (the
+     * snapshot of the benchmark); the keys become the workload's. Values are functions of the key.
+     */
+    public void bulkSeed(long rows) {
+        CdcTable t = tables.get(0);
+        long from = nextId;
+        nextId += rows;
+        String sql = "INSERT INTO " + t.name + " SELECT g, (g % 100000)::int, ((g * 7919) % 10000000) / 100.0, "
+                + "CASE WHEN g % 5 = 0 THEN NULL ELSE 'note ' || md5(g::text) END, 'status' || (g % 7), g % 2 = 0, "
+                + "DATE '2000-01-01' + (g % 9000)::int, TIMESTAMP '2020-01-01' + g * INTERVAL '1.000001 second', "
+                + "CASE WHEN g % 3 = 0 THEN NULL ELSE TIMESTAMPTZ '2021-01-01 00:00:00+00' + g * INTERVAL '1 minute' END, "
+                + "md5(g::text)::uuid, jsonb_build_object('n', g % 1000, 's', md5(g::text)), ARRAY[(g % 10)::int, "
+                + "(g % 100)::int] FROM generate_series(" + from + ", " + (from + rows - 1) + ") g";
+        try (Connection c = pg.connect(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("bulk load failed: " + e.getMessage(), e);
+        }
+        Keys k = keys.get(t.name);
+        for (long id = from; id < from + rows; id++) {
+            k.live.add(new Object[] {id});
+        }
+    }
+
+    /** What {@link #run} did, by kind of change. */
+    public static final class Stats {
+        public long inserts;
+        public long updates;
+        public long deletes;
+        public long keyUpdates;
+        public long reinserts;
+        public long transactions;
+
+        public long total() {
+            return inserts + updates + deletes + keyUpdates + reinserts;
+        }
+
+        @Override
+        public String toString() {
+            return total() + " changes in " + transactions + " transactions: " + inserts + " inserts, " + updates
+                    + " updates, " + deletes + " deletes, " + keyUpdates + " primary-key updates, " + reinserts
+                    + " re-inserts of deleted keys";
+        }
+    }
+
+    /**
+     * Runs {@code changes} random changes over the three tables, in transactions of 1 to {@code maxPerTransaction}
+     * changes, as fast as PostgreSQL takes them (optionally {@code perSecond} at most; 0: no limit).
+     */
+    public Stats run(int changes, int maxPerTransaction, int perSecond) {
+        Stats s = new Stats();
+        long start = System.nanoTime();
+        try (Connection c = pg.connect()) {
+            c.setAutoCommit(false);
+            int done = 0;
+            while (done < changes) {
+                int n = Math.min(changes - done, 1 + random.nextInt(maxPerTransaction));
+                for (int i = 0; i < n; i++) {
+                    change(c, tables.get(random.nextInt(tables.size())), s);
+                }
+                c.commit();
+                s.transactions++;
+                done += n;
+                changesDone.addAndGet(n);
+                if (perSecond > 0) {
+                    long due = start + (long) (done * 1e9 / perSecond);
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("workload failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return s;
+    }
+
+    private void change(Connection c, CdcTable t, Stats s) throws SQLException {
+        Keys k = keys.get(t.name);
+        int dice = random.nextInt(100);
+        if (k.live.size() < 20 || dice < 30) {
+            insertNew(c, t);
+            s.inserts++;
+        } else if (dice < 62) {
+            update(c, t, k.live.get(random.nextInt(k.live.size())));
+            s.updates++;
+        } else if (dice < 80) {
+            Object[] key = k.removeLive(random.nextInt(k.live.size()));
+            delete(c, t, key);
+            k.deleted.add(key);
+            s.deletes++;
+        } else if (dice < 90) {
+            int i = random.nextInt(k.live.size());
+            Object[] old = k.live.get(i);
+            Object[] moved = newKey(t);
+            updateKey(c, t, old, moved);
+            k.live.set(i, moved);
+            k.deleted.add(old);
+            s.keyUpdates++;
+        } else if (!k.deleted.isEmpty()) {
+            Object[] key = k.deleted.remove(random.nextInt(k.deleted.size()));
+            insert(c, t, key);
+            k.live.add(key);
+            s.reinserts++;
+        } else {
+            insertNew(c, t);
+            s.inserts++;
+        }
+    }
+
+    /** A key not used before. */
+    private Object[] newKey(CdcTable t) {
+        return t.primaryKey.size() == 2 ? new Object[] {1L + random.nextInt(5000), (int) nextId++}
+                : new Object[] {t.columns.get(0).pgBase.equals("bigint") ? (Object) nextId++ : (Object) (int) nextId++};
+    }
+
+    private void insertNew(Connection c, CdcTable t) throws SQLException {
+        Object[] key = newKey(t);
+        insert(c, t, key);
+        keys.get(t.name).live.add(key);
+    }
+
+    private void insert(Connection c, CdcTable t, Object[] key) throws SQLException {
+        StringBuilder cols = new StringBuilder();
+        StringBuilder marks = new StringBuilder();
+        for (CdcTable.Column col : t.columns) {
+            cols.append(cols.length() == 0 ? "" : ", ").append(col.name);
+            marks.append(marks.length() == 0 ? "" : ", ").append("?::").append(col.pgBase);
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + t.name + " (" + cols + ") VALUES (" + marks + ")")) {
+            int i = 1;
+            for (CdcTable.Column col : t.columns) {
+                int ki = t.primaryKey.indexOf(col.name);
+                set(ps, i++, ki >= 0 ? String.valueOf(key[ki]) : value(col));
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    private void update(Connection c, CdcTable t, Object[] key) throws SQLException {
+        List<CdcTable.Column> cols = new ArrayList<>();
+        for (CdcTable.Column col : t.columns) {
+            if (!t.primaryKey.contains(col.name) && (cols.isEmpty() || random.nextInt(3) == 0)) {
+                cols.add(col);
+            }
+        }
+        String set = cols.stream().map(col -> col.name + " = ?::" + col.pgBase).collect(Collectors.joining(", "));
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.name + " SET " + set + " WHERE " + where(t))) {
+            int i = 1;
+            for (CdcTable.Column col : cols) {
+                set(ps, i++, value(col));
+            }
+            bindKey(ps, i, t, key);
+            expectOne(ps.executeUpdate(), "update", t);
+        }
+    }
+
+    private void delete(Connection c, CdcTable t, Object[] key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.name + " WHERE " + where(t))) {
+            bindKey(ps, 1, t, key);
+            expectOne(ps.executeUpdate(), "delete", t);
+        }
+    }
+
+    private void updateKey(Connection c, CdcTable t, Object[] old, Object[] moved) throws SQLException {
+        String set = t.primaryKey.stream().map(k -> k + " = ?::" + type(t, k)).collect(Collectors.joining(", "));
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.name + " SET " + set + " WHERE " + where(t))) {
+            int i = bindKey(ps, 1, t, moved);
+            bindKey(ps, i, t, old);
+            expectOne(ps.executeUpdate(), "primary-key update", t);
+        }
+    }
+
+    private static String type(CdcTable t, String column) {
+        return t.columns.stream().filter(c -> c.name.equals(column)).findFirst().orElseThrow().pgBase;
+    }
+
+    private static String where(CdcTable t) {
+        return t.primaryKey.stream().map(k -> k + " = ?::" + type(t, k)).collect(Collectors.joining(" AND "));
+    }
+
+    private static int bindKey(PreparedStatement ps, int i, CdcTable t, Object[] key) throws SQLException {
+        for (Object k : key) {
+            ps.setString(i++, String.valueOf(k));
+        }
+        return i;
+    }
+
+    private static void expectOne(int n, String what, CdcTable t) {
+        if (n != 1) {
+            throw new IllegalStateException(what + " of " + t.name + " changed " + n + " rows, expected 1");
+        }
+    }
+
+    private static void set(PreparedStatement ps, int i, String v) throws SQLException {
+        if (v == null) {
+            ps.setNull(i, Types.VARCHAR);
+        } else {
+            ps.setString(i, v);
+        }
+    }
+
+    /** A random value of the column's type as PostgreSQL text, or null (nullable columns, now and then). */
+    private String value(CdcTable.Column col) {
+        if (!col.pgType.contains("NOT NULL") && random.nextInt(7) == 0) {
+            return null;
+        }
+        String type = col.pgBase;
+        if (type.equals("bigint")) {
+            return String.valueOf(random.nextLong() % 1_000_000_000_000L);
+        }
+        if (type.equals("int")) {
+            return String.valueOf(random.nextInt(2_000_001) - 1_000_000);
+        }
+        if (type.startsWith("numeric(")) {
+            String[] ps = type.substring(8, type.length() - 1).split(",");
+            int p = Integer.parseInt(ps[0]);
+            int sc = Integer.parseInt(ps[1]);
+            StringBuilder b = new StringBuilder(random.nextBoolean() ? "-" : "");
+            int intDigits = 1 + random.nextInt(p - sc);
+            for (int i = 0; i < intDigits; i++) {
+                b.append((char) ('0' + random.nextInt(10)));
+            }
+            b.append('.');
+            for (int i = 0; i < sc; i++) {
+                b.append((char) ('0' + random.nextInt(10)));
+            }
+            return b.toString();
+        }
+        if (type.equals("text") || type.startsWith("varchar")) {
+            int max = type.startsWith("varchar") ? Integer.parseInt(type.substring(8, type.length() - 1)) : 60;
+            return text(random.nextInt(max + 1), !type.startsWith("varchar"));
+        }
+        if (type.equals("boolean")) {
+            return String.valueOf(random.nextBoolean());
+        }
+        if (type.equals("date")) {
+            return LocalDate.of(1990, 1, 1).plusDays(random.nextInt(15_000)).toString();
+        }
+        if (type.startsWith("timestamp")) {
+            LocalDateTime t = LocalDateTime.of(1995, 1, 1, 0, 0).plusSeconds(random.nextInt(1_000_000_000))
+                    .plusNanos(random.nextInt(1_000_000) * 1000L);
+            return t.toString().replace('T', ' ') + (type.equals("timestamptz") ? "+00" : "");
+        }
+        if (type.equals("uuid")) {
+            return new UUID(random.nextLong(), random.nextLong()).toString();
+        }
+        if (type.equals("jsonb")) {
+            return "{\"n\": " + random.nextInt(1000) + ", \"s\": \"" + text(8, false).replace("\\", "").replace("\"", "")
+                    + "\", \"tags\": [" + random.nextInt(10) + ", " + random.nextBoolean() + "], \"nested\": {\"x\": "
+                    + (random.nextInt(200) - 100) / 8.0 + "}}";
+        }
+        if (type.equals("int[]")) {
+            int n = random.nextInt(5);
+            List<String> e = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                e.add(random.nextInt(9) == 0 ? "NULL" : String.valueOf(random.nextInt(2000) - 1000));
+            }
+            return "{" + String.join(",", e) + "}";
+        }
+        throw new IllegalArgumentException("no generator for " + type);
+    }
+
+    /** Random text of up to n characters (code points), now and then with a tab or newline when allowed. */
+    private String text(int n, boolean controls) {
+        StringBuilder b = new StringBuilder();
+        int[] cps = ALPHABET.codePoints().toArray();
+        for (int i = 0; i < n; i++) {
+            if (controls && random.nextInt(40) == 0) {
+                b.append(random.nextBoolean() ? '\t' : '\n');
+            } else {
+                b.appendCodePoint(cps[random.nextInt(cps.length)]);
+            }
+        }
+        return b.toString();
+    }
+
+    /** Both sides of one table: rows and a checksum each, and the first differences. */
+    public static final class TableComparison {
+        public final String table;
+        public final long sourceRows;
+        public final long targetRows;
+        public final String sourceChecksum;
+        public final String targetChecksum;
+        public final List<String> differences;
+
+        TableComparison(String table, TreeMap<String, String> source, TreeMap<String, String> target) {
+            this.table = table;
+            this.sourceRows = source.size();
+            this.targetRows = target.size();
+            this.sourceChecksum = checksum(source);
+            this.targetChecksum = checksum(target);
+            List<String> d = new ArrayList<>();
+            for (Map.Entry<String, String> e : source.entrySet()) {
+                String other = target.get(e.getKey());
+                if (other == null) {
+                    d.add("key " + e.getKey() + ": missing in ClickHouse");
+                } else if (!other.equals(e.getValue())) {
+                    d.add("key " + e.getKey() + ": PostgreSQL " + e.getValue() + " | ClickHouse " + other);
+                }
+            }
+            for (String k : target.keySet()) {
+                if (!source.containsKey(k)) {
+                    d.add("key " + k + ": only in ClickHouse");
+                }
+            }
+            this.differences = d;
+        }
+
+        public boolean equal() {
+            return differences.isEmpty() && sourceRows == targetRows;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%-22s PostgreSQL %,9d rows checksum %s | ClickHouse FINAL %,9d rows checksum %s%s",
+                    table, sourceRows, sourceChecksum, targetRows, targetChecksum, equal() ? "  equal"
+                            : "  DIFFERENT (" + differences.size() + " keys, first: " + differences.get(0) + ")");
+        }
+    }
+
+    private static String checksum(TreeMap<String, String> rows) {
+        CRC32 crc = new CRC32();
+        for (Map.Entry<String, String> e : rows.entrySet()) {
+            crc.update((e.getKey() + "\t" + e.getValue() + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        return String.format("%08X", crc.getValue());
+    }
+
+    /** Compares every table's PostgreSQL rows with ClickHouse's current state (FINAL, deleted rows excluded). */
+    public List<TableComparison> compare(ClickHouseHttp ch, String database) {
+        List<TableComparison> out = new ArrayList<>();
+        for (CdcTable t : tables) {
+            TreeMap<String, String> source = new TreeMap<>();
+            try (Connection c = pg.connect(); Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery(t.pgCanonicalQuery())) {
+                while (rs.next()) {
+                    source.put(rs.getString(1), rs.getString(2));
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot read " + t.name + " from PostgreSQL: " + e.getMessage(), e);
+            }
+            TreeMap<String, String> target = new TreeMap<>();
+            String text = ch.query(t.chCanonicalQuery(database, DELETED_COLUMN), Duration.ofMinutes(2));
+            for (String line : text.split("\n")) {
+                if (!line.isEmpty()) {
+                    int tab = line.indexOf('\t');
+                    target.put(line.substring(0, tab), line.substring(tab + 1));
+                }
+            }
+            out.add(new TableComparison(t.name, source, target));
+        }
+        return out;
+    }
+
+    /**
+     * Compares until both sides are equal or {@code timeout} passes; {@code failure} (may be null) is asked between
+     * rounds and ends the wait with its message. Returns the last comparison.
+     */
+    public List<TableComparison> awaitEqual(ClickHouseHttp ch, String database, Duration timeout,
+            Supplier<String> failure) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<TableComparison> r = compare(ch, database);
+            if (r.stream().allMatch(TableComparison::equal) || System.nanoTime() > deadline) {
+                return r;
+            }
+            String f = failure == null ? null : failure.get();
+            if (f != null) {
+                throw new IllegalStateException("a connector failed while waiting for ClickHouse to catch up: " + f);
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    /** Live and deleted keys of one table, as the workload knows them. */
+    private static final class Keys {
+        final List<Object[]> live = new ArrayList<>();
+        final List<Object[]> deleted = new ArrayList<>();
+
+        Object[] removeLive(int i) {
+            Object[] k = live.get(i);
+            Object[] last = live.remove(live.size() - 1);
+            if (i < live.size()) {
+                live.set(i, last);
+            }
+            return k;
+        }
+    }
+
+    String prefix() {
+        return prefix;
+    }
+}
