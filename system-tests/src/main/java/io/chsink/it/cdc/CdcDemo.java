@@ -3,10 +3,8 @@ package io.chsink.it.cdc;
 import io.chsink.it.kafka.ConnectorConfigs;
 import io.chsink.it.stack.ConnectRest;
 import io.chsink.it.stack.PostgresServer;
+import io.chsink.it.stack.ProcessCpu;
 import io.chsink.it.stack.Stack;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -56,8 +54,8 @@ public final class CdcDemo {
                         w.tables().get(0).name, (System.nanoTime() - t0) / 1e9);
             }
             ConnectRest rest = stack.connect().rest();
-            CpuMeter worker = CpuMeter.ofPid(stack.connect().pid());
-            CpuMeter clickhouse = CpuMeter.ofCommandLine(stack.clickhouse().dataDir().toString());
+            ProcessCpu worker = ProcessCpu.ofPid(stack.connect().pid());
+            ProcessCpu clickhouse = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
             String prefix = "demo";
             Map<String, String> sink = ConnectorConfigs.load("clickhouse-sink-cdc.json", Map.of(
                     "clickhouse.url", stack.clickhouseUrl(), "clickhouse.database", db,
@@ -65,8 +63,8 @@ public final class CdcDemo {
                     "tasks.max", o.get("--tasks"),
                     "delivery.guarantee", exactlyOnce ? "exactly_once" : "at_least_once"));
             sink.remove("name");
-            double w0 = worker.seconds();
-            double c0 = clickhouse.seconds();
+            double w0 = worker.sample().seconds();
+            double c0 = clickhouse.sample().seconds();
             long start = System.nanoTime();
             rest.putConnectorConfig("demo-source", w.debeziumConfig(prefix, Integer.parseInt(o.get("--partitions"))));
             rest.putConnectorConfig("demo-sink", sink);
@@ -84,10 +82,10 @@ public final class CdcDemo {
                 double s = (System.nanoTime() - start) / 1e9;
                 System.out.printf("Snapshot: %,d rows in %.1f s = %,.0f rows/s end to end (connector creation to last "
                         + "row visible); CPU s: worker %.1f, ClickHouse %.1f%n", snapshotRows, s, snapshotRows / s,
-                        worker.seconds() - w0, clickhouse.seconds() - c0);
+                        worker.sample().seconds() - w0, clickhouse.sample().seconds() - c0);
             }
-            double w1 = worker.seconds();
-            double c1 = clickhouse.seconds();
+            double w1 = worker.sample().seconds();
+            double c1 = clickhouse.sample().seconds();
             long streamStart = System.nanoTime();
             CompletableFuture<CdcWorkload.Stats> run = CompletableFuture.supplyAsync(
                     () -> w.run(changes, 10, Integer.parseInt(o.get("--rate"))));
@@ -103,7 +101,7 @@ public final class CdcDemo {
             double s = (System.nanoTime() - streamStart) / 1e9;
             System.out.printf("Stream: %s, committed in %.1f s; ClickHouse equal after %.1f s = %,.0f changes/s end to "
                     + "end; CPU s: worker %.1f, ClickHouse %.1f%n", stats, committed, s, stats.total() / s,
-                    worker.seconds() - w1, clickhouse.seconds() - c1);
+                    worker.sample().seconds() - w1, clickhouse.sample().seconds() - c1);
             boolean ok = true;
             for (CdcWorkload.TableComparison c : result) {
                 System.out.println(c);
@@ -115,49 +113,6 @@ public final class CdcDemo {
             rest.deleteConnector("demo-source");
             if (!ok) {
                 System.exit(1);
-            }
-        }
-    }
-
-    /** CPU seconds (user + system) of a local process, from /proc/PID/stat; -1 when unknown. */
-    static final class CpuMeter {
-        private final Path stat;
-
-        private CpuMeter(Path stat) {
-            this.stat = stat;
-        }
-
-        static CpuMeter ofPid(long pid) {
-            return new CpuMeter(pid > 0 ? Path.of("/proc", Long.toString(pid), "stat") : null);
-        }
-
-        /** The first process whose command line contains {@code needle}. */
-        static CpuMeter ofCommandLine(String needle) {
-            try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"),
-                    p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
-                for (Path proc : procs) {
-                    try {
-                        if (new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.ISO_8859_1)
-                                .contains(needle)) {
-                            return new CpuMeter(proc.resolve("stat"));
-                        }
-                    } catch (java.io.IOException gone) {
-                        // ended meanwhile
-                    }
-                }
-            } catch (java.io.IOException | UnsupportedOperationException e) {
-                // not Linux
-            }
-            return new CpuMeter(null);
-        }
-
-        double seconds() {
-            try {
-                String s = Files.readString(stat, StandardCharsets.ISO_8859_1);
-                String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-                return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
-            } catch (java.io.IOException | RuntimeException e) {
-                return -1;
             }
         }
     }

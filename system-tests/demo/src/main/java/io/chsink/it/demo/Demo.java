@@ -32,6 +32,18 @@ public final class Demo {
     public static void main(String[] given) throws Exception {
         // -Ddemo.args="--guarantee both --runs 3" arrives as one argument: split it.
         String[] args = String.join(" ", given).trim().split("\\s+");
+        if (List.of(args).contains("--cdc")) {
+            // --cdc [--changes N] [--snapshot-rows N] [--rate N] [--guarantee G] ...: PostgreSQL -> Debezium -> sink
+            List<String> rest = new ArrayList<>(List.of(args));
+            rest.remove("--cdc");
+            int r = rest.indexOf("--rows");
+            if (r >= 0) {
+                rest.remove(r + 1); // the profile's --rows (the events dataset's) does not apply
+                rest.remove(r);
+            }
+            io.chsink.it.cdc.CdcDemo.main(rest.toArray(new String[0])); // exits 1 when the two sides differ
+            System.exit(0);
+        }
         long rows = 1_000_000;
         int partitions = 4;
         int tasks = 2;
@@ -54,7 +66,7 @@ public final class Demo {
                 case "--runs": runs = Integer.parseInt(args[++i]); break;
                 case "": break;
                 default:
-                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless | --avro] [--keep] "
+                    System.err.println("usage: Demo [--rows N] [--partitions P] [--tasks T] [--seed S] [--schemaless | --avro] [--keep] | --cdc [CdcDemo options] "
                             + "[--guarantee at_least_once|exactly_once|both] [--runs R]");
                     System.exit(2);
             }
