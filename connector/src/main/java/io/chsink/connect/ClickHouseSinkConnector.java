@@ -5,6 +5,7 @@ import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.evolve.EvolveChecks;
 import io.chsink.connect.exactlyonce.DedupCheck;
 import io.chsink.connect.exactlyonce.OffsetsReset;
 import io.chsink.connect.exactlyonce.StateEngineCheck;
@@ -93,8 +94,9 @@ public class ClickHouseSinkConnector extends SinkConnector {
     /**
      * Beyond the per-key checks: can the server be reached with these credentials, does the database exist,
      * does every table that a listed topic routes to exist, and (exactly_once) does it deduplicate inserts, and is
-     * the state table replicated where the table is? Is buffer.max.bytes above flush.max.bytes? Each problem is
-     * reported on its key.
+     * the state table replicated where the table is? Is buffer.max.bytes above flush.max.bytes? With auto.create and
+     * auto.evolve: has the user the grants their statements need, and will exactly_once accept created tables? Each
+     * problem is reported on its key.
      */
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
@@ -108,7 +110,9 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
                 SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS, SinkConfig.SSL_TRUSTSTORE_LOCATION,
                 SinkConfig.SSL_KEYSTORE_LOCATION, SinkConfig.PROXY_HOST, SinkConfig.FLUSH_MAX_BYTES,
-                SinkConfig.BUFFER_MAX_BYTES}) {
+                SinkConfig.BUFFER_MAX_BYTES, SinkConfig.AUTO_CREATE, SinkConfig.AUTO_EVOLVE,
+                SinkConfig.AUTO_CREATE_ENGINE, SinkConfig.AUTO_CREATE_ORDER_BY, SinkConfig.AUTO_CREATE_SETTINGS,
+                SinkConfig.AUTO_CREATE_STRUCT_TYPE}) {
             ConfigValue v = values.get(key);
             if (v != null && !v.errorMessages().isEmpty()) {
                 return config; // per-key errors first; no point in connecting
@@ -188,8 +192,20 @@ public class ClickHouseSinkConnector extends SinkConnector {
         }
 
         private void checkTables(Client client) {
+            String eo = EvolveChecks.exactlyOnceProblem(config);
+            if (eo != null) {
+                error(SinkConfig.AUTO_CREATE_SETTINGS, eo);
+            }
             if (topics == null || topics.trim().isEmpty()) {
-                return; // topics.regex: tables are known only when topics appear
+                // topics.regex: tables are known only when topics appear; the grants must cover the database
+                String all = TableId.quote(config.database()) + ".*";
+                if (config.autoCreate()) {
+                    errorIfAny(SinkConfig.AUTO_CREATE, EvolveChecks.createProblem(client, config, all));
+                }
+                if (config.autoEvolve()) {
+                    errorIfAny(SinkConfig.AUTO_EVOLVE, EvolveChecks.evolveProblem(client, config, all));
+                }
+                return;
             }
             TableRouter router = new TableRouter(config);
             TableSchemaLoader loader = new TableSchemaLoader(client);
@@ -200,7 +216,15 @@ public class ClickHouseSinkConnector extends SinkConnector {
                     continue;
                 }
                 TableId table = router.tableFor(t);
-                if (loader.load(table) == null) {
+                boolean exists = loader.load(table) != null;
+                if (!exists && config.autoCreate()) {
+                    errorIfAny(SinkConfig.AUTO_CREATE, EvolveChecks.createProblem(client, config, table.quoted()));
+                    continue; // created by the first record with a value schema
+                }
+                if (exists && config.autoEvolve()) {
+                    errorIfAny(SinkConfig.AUTO_EVOLVE, EvolveChecks.evolveProblem(client, config, table.quoted()));
+                }
+                if (!exists) {
                     String key = config.topicTables().containsKey(t) ? SinkConfig.TOPIC_TO_TABLE_MAP
                             : SinkConfig.TABLE_NAME_FORMAT;
                     error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
@@ -226,6 +250,12 @@ public class ClickHouseSinkConnector extends SinkConnector {
             String problem = RowSources.tableProblem(config, client, table);
             if (problem != null) {
                 error(SinkConfig.CDC_MODE, problem);
+            }
+        }
+
+        private void errorIfAny(String key, String message) {
+            if (message != null) {
+                error(key, message);
             }
         }
 

@@ -13,6 +13,8 @@ import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.delivery.Deliveries;
 import io.chsink.connect.delivery.Delivery;
+import io.chsink.connect.evolve.Evolutions;
+import io.chsink.connect.evolve.TableEvolution;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
@@ -72,6 +74,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private ErrantRecordReporter reporter;
     private Delivery delivery;
     private RowSource rows;
+    private TableEvolution evolution;
     private TableMappings tables;
     private Backpressure backpressure;
     private Rewinds rewinds;
@@ -102,6 +105,7 @@ public class ClickHouseSinkTask extends SinkTask {
         retryBudget = new RetryBudget(retry);
         delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf);
         rows = RowSources.create(config, client);
+        evolution = Evolutions.create(config, client);
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
                 delivery::beforeAttempt), INSERT_CONCURRENCY, delivery.insertsPerTable(), "chsink-insert-" + name,
                 retry, stats);
@@ -117,9 +121,9 @@ public class ClickHouseSinkTask extends SinkTask {
                 config.tolerateErrors() && reporter != null, t -> {
                     delivery.checkTable(t);
                     rows.checkTable(t);
-                }, SCHEMA_RECHECK_MS, rows.nullsTakeDefaults());
-        LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery, cdc.mode {}",
-                config.url(), config.user(), config.database(), delivery.name(), rows.name());
+                }, SCHEMA_RECHECK_MS, rows.nullsTakeDefaults(), evolution);
+        LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery, cdc.mode {}, tables {}",
+                config.url(), config.user(), config.database(), delivery.name(), rows.name(), evolution.name());
     }
 
     @Override
@@ -202,6 +206,21 @@ public class ClickHouseSinkTask extends SinkTask {
             return open;
         }
         TableBlock block = delivery.blockFor(r, table, open);
+        try {
+            if (block == null && tables.create(r, table, batchMs)) {
+                block = delivery.blockFor(r, table, null); // auto.create made the table
+            }
+            if (block != null && evolution.mustEvolve(block.mapping(), r)) {
+                block = evolve(r, block);
+                if (block == null) {
+                    return null; // its partition was rewound: the record comes again
+                }
+            }
+        } catch (RecordMappingException e) {
+            reportBadRecord(r, e, table);
+            delivery.skipped(r, table);
+            return null;
+        }
         if (block == null) {
             reportBadRecord(r, MissingTables.report(r, table), table); // only when tolerated: else loading threw
             return null;
@@ -214,6 +233,33 @@ public class ClickHouseSinkTask extends SinkTask {
             return open;
         }
         return delivery.appended(r, table, block);
+    }
+
+    /**
+     * auto.evolve: the row has fields that the table of its block lacked when the block was opened. The table gets
+     * them (or already has them: another task or connector added them), and the row goes to a block of the new
+     * mapping: the old block is sealed as it is (its rows are valid for the wider table), or, when it is the rebuild
+     * of a recorded block (exactly_once), which only its last record may seal, dropped with the table's other blocks
+     * and its partitions rewound, as for a table changed under a block. Null when the row's own partition was
+     * rewound.
+     */
+    private TableBlock evolve(SinkRecord r, TableBlock block) {
+        TableId table = block.table();
+        TableMapping now = tables.evolve(r, table, block.mapping(), batchMs);
+        if (now == block.mapping()) {
+            return block;
+        }
+        if (block.isReplay()) {
+            List<TableBlock> dropped = new ArrayList<>(buffer.clear(table));
+            rewinds.rewind(dropped, tp -> true, "table " + table + " gained columns while a recorded block was "
+                    + "being rebuilt for its old columns");
+            if (rewinds.skip(r)) {
+                return null;
+            }
+        } else {
+            buffer.seal(block.key());
+        }
+        return delivery.blockFor(r, router.tableFor(r.topic()), null);
     }
 
     /** The key's open block, or a new one for the table's current mapping; null when the table is missing. */

@@ -2,6 +2,8 @@ package io.chsink.connect;
 
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.evolve.FixedTables;
+import io.chsink.connect.evolve.TableEvolution;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.schema.TableColumn;
@@ -25,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * A task's knowledge of its tables' columns: the mapping each table's blocks are encoded with, read from
  * {@code system.columns} when a table is first needed and again at most every {@code recheckMs} when a new block
  * starts (a changed table gets a new mapping), and the tables found missing while bad records are tolerated.
+ * Tables are created and given new columns through the {@link TableEvolution} (auto.create, auto.evolve).
  */
 final class TableMappings {
     private static final Logger LOG = LoggerFactory.getLogger(TableMappings.class);
@@ -39,6 +42,7 @@ final class TableMappings {
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
     private final Map<TableId, Long> loadedAt = new HashMap<>();
     private final MissingTables missing;
+    private final TableEvolution evolution;
 
     /**
      * @param reportMissing whether records for a missing table go to the error reporter (errors.tolerance=all and a
@@ -49,7 +53,14 @@ final class TableMappings {
      */
     TableMappings(TableSchemaSource loader, TableRouter router, SinkConfig config, boolean reportMissing,
             Consumer<TableId> firstLoadCheck, long recheckMs, boolean nullsTakeDefaults) {
+        this(loader, router, config, reportMissing, firstLoadCheck, recheckMs, nullsTakeDefaults, new FixedTables());
+    }
+
+    /** @param evolution creates missing tables and adds columns (auto.create, auto.evolve), or not */
+    TableMappings(TableSchemaSource loader, TableRouter router, SinkConfig config, boolean reportMissing,
+            Consumer<TableId> firstLoadCheck, long recheckMs, boolean nullsTakeDefaults, TableEvolution evolution) {
         this.nullsTakeDefaults = nullsTakeDefaults;
+        this.evolution = evolution;
         this.loader = loader;
         this.router = router;
         this.config = config;
@@ -95,6 +106,28 @@ final class TableMappings {
         return mapping;
     }
 
+    /**
+     * auto.create: the table of {@code row} was missing (no block could be opened); creates it from the row and
+     * returns true when it exists now, or false when tables are not created (the record is reported as before).
+     * Throws {@link io.chsink.connect.mapping.RecordMappingException} when this row cannot create it.
+     */
+    boolean create(SinkRecord row, TableId table, long now) {
+        if (!evolution.createsTables()) {
+            return false;
+        }
+        install(table, row.topic(), evolution.create(table, row), mappings.get(table), now);
+        return true;
+    }
+
+    /**
+     * auto.evolve: {@code row} has fields that {@code seen}'s table lacks; adds them and returns the table's mapping
+     * now (a new one when its columns changed). Throws {@link io.chsink.connect.mapping.RecordMappingException} when
+     * a field cannot be added.
+     */
+    TableMapping evolve(SinkRecord row, TableId table, TableMapping seen, long now) {
+        return install(table, row.topic(), evolution.evolve(table, seen, row), mappings.get(table), now);
+    }
+
     /** Forgets the table's mapping: its next block reads its columns again. */
     void forget(TableId table) {
         mappings.remove(table);
@@ -126,20 +159,32 @@ final class TableMappings {
             }
             throw new RetriableException(message, e);
         }
-        if (schema == null && reportMissing) {
-            LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
+        if (schema == null && (reportMissing || evolution.createsTables())) {
+            if (evolution.createsTables()) {
+                LOG.info("Table {} for topic '{}' does not exist; it is created from the first record with a value "
+                        + "schema (auto.create)", table, topic);
+            } else {
+                LOG.warn("Table {} for topic '{}' does not exist; its records go to the error reporter", table, topic);
+            }
             mappings.remove(table);
             missing.missing(table, now);
             return null;
         }
-        missing.found(table);
         if (schema == null) {
             throw new ConnectException("Table " + table.quoted() + " for topic '" + topic
                     + "' does not exist in ClickHouse (or user '" + config.user() + "' has no grant on it: "
                     + "GRANT INSERT ON " + table.quoted() + " TO " + TableId.quote(config.user()) + "). Create it, "
                     + "or route the topic elsewhere with " + SinkConfig.TABLE_NAME_FORMAT + " / "
-                    + SinkConfig.TOPIC_TO_TABLE_MAP + ".");
+                    + SinkConfig.TOPIC_TO_TABLE_MAP + ", or let the connector create it with "
+                    + SinkConfig.AUTO_CREATE + "=true.");
         }
+        return install(table, topic, schema, current, now);
+    }
+
+    /** The mapping for the table's columns as just read (the current one when they did not change). */
+    private TableMapping install(TableId table, String topic, TableSchema schema, TableMapping current, long now) {
+        missing.found(table);
+        loadedAt.put(table, now);
         if (current != null && sameColumns(current, schema)) {
             return current;
         }

@@ -89,6 +89,52 @@ class TableMappingsTest {
     }
 
     @Test
+    void withAutoCreateAMissingTableIsCreatedFromItsFirstRowAndChecked() {
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        SinkConfig config = new SinkConfig(p);
+        List<String> created = new ArrayList<>();
+        io.chsink.connect.evolve.TableEvolution creating = new io.chsink.connect.evolve.TableEvolution() {
+            @Override
+            public boolean createsTables() {
+                return true;
+            }
+
+            @Override
+            public TableSchema create(TableId table, org.apache.kafka.connect.sink.SinkRecord row) {
+                created.add(table + " from offset " + row.kafkaOffset());
+                tables.put(table, TestTables.schema(table));
+                return tables.get(table);
+            }
+
+            @Override
+            public boolean mustEvolve(TableMapping mapping, org.apache.kafka.connect.sink.SinkRecord row) {
+                return false;
+            }
+
+            @Override
+            public TableSchema evolve(TableId t, TableMapping seen, org.apache.kafka.connect.sink.SinkRecord row) {
+                throw new AssertionError();
+            }
+
+            @Override
+            public String name() {
+                return "create";
+            }
+        };
+        TableMappings m = new TableMappings(source, new TableRouter(config), config, false, checked::add, 30_000,
+                false, creating);
+        m.resolve(List.of(TestTables.record("events", 0, 3)), 0); // missing: no failure, nothing created yet
+        assertTrue(created.isEmpty());
+        assertNull(m.forNewBlock(EVENTS, "events", 5), "no block before the table exists");
+        assertTrue(m.create(TestTables.record("events", 0, 3), EVENTS, 10));
+        assertEquals(List.of("default.events from offset 3"), created);
+        assertEquals(List.of(EVENTS), checked, "the delivery's check runs on the created table");
+        assertEquals(1, m.forNewBlock(EVENTS, "events", 20).schema().columns().size());
+        assertFalse(mappings(false).create(TestTables.record("events", 0, 3), EVENTS, 10), "auto.create off");
+    }
+
+    @Test
     void anUnreadableTableIsRetriableUntilItsColumnsAreKnown() {
         unreadable = new IllegalStateException("x", new IOException("connection refused"));
         TableMappings m = mappings(false);

@@ -24,6 +24,13 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CLICKHOUSE_SETTINGS = "clickhouse.settings";
     public static final String TABLE_NAME_FORMAT = "table.name.format";
     public static final String TOPIC_TO_TABLE_MAP = "topic.to.table.map";
+    public static final String AUTO_CREATE = "auto.create";
+    public static final String AUTO_EVOLVE = "auto.evolve";
+    public static final String AUTO_CREATE_ENGINE = "auto.create.engine";
+    public static final String AUTO_CREATE_ORDER_BY = "auto.create.order.by";
+    public static final String AUTO_CREATE_SETTINGS = "auto.create.settings";
+    public static final String AUTO_CREATE_STRUCT_TYPE = "auto.create.struct.type";
+    public static final String CLICKHOUSE_CLUSTER = "clickhouse.cluster";
     public static final String FLUSH_MAX_ROWS = "flush.max.rows";
     public static final String FLUSH_MAX_BYTES = "flush.max.bytes";
     public static final String FLUSH_INTERVAL_MS = "flush.interval.ms";
@@ -55,6 +62,7 @@ public final class SinkConfig extends AbstractConfig {
 
     private static final String GROUP_CONNECTION = "ClickHouse connection";
     private static final String GROUP_ROUTING = "Routing";
+    private static final String GROUP_TABLES = "Tables that follow the data";
     private static final String GROUP_FLUSH = "Blocks and memory";
     private static final String GROUP_DELIVERY = "Delivery";
     private static final String GROUP_RECORDS = "Records";
@@ -81,12 +89,56 @@ public final class SinkConfig extends AbstractConfig {
                     GROUP_CONNECTION, 5, Width.LONG, "Insert settings")
             .define(TABLE_NAME_FORMAT, Type.STRING, "${topic}", new NonEmpty(), Importance.MEDIUM,
                     "Target table name for a topic; ${topic} is replaced by the topic name. The table is looked "
-                            + "up in clickhouse.database and must exist.",
+                            + "up in clickhouse.database and must exist (unless auto.create is on).",
                     GROUP_ROUTING, 1, Width.MEDIUM, "Table name format")
             .define(TOPIC_TO_TABLE_MAP, Type.STRING, "", new TableMapValidator(), Importance.MEDIUM,
                     "Explicit topic to table routes, comma-separated 'topic:table' or 'topic:database.table' "
                             + "pairs. A topic listed here ignores table.name.format.",
                     GROUP_ROUTING, 2, Width.LONG, "Topic to table map")
+            .define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
+                    "Create a missing target table from the first record routed to it: columns from the value "
+                            + "schema's fields (types as the README's table 'Tables that follow the data' gives them; "
+                            + "optional fields Nullable where ClickHouse allows it), ORDER BY " + AUTO_CREATE_ORDER_BY
+                            + " or the fields of a Struct record key, else tuple(); engine " + AUTO_CREATE_ENGINE
+                            + " (cdc.mode=debezium: ReplacingMergeTree(version, deleted) ordered by the key), with "
+                            + AUTO_CREATE_SETTINGS + ". A record without a value schema (schemaless JSON) cannot "
+                            + "create a table: a bad record naming the topic. The user needs CREATE TABLE (and "
+                            + "INSERT) on the database; validation checks it. Every statement is logged at INFO.",
+                    GROUP_TABLES, 1, Width.SHORT, "Create missing tables")
+            .define(AUTO_EVOLVE, Type.BOOLEAN, false, Importance.MEDIUM,
+                    "Add the columns a record's value schema has and its table lacks (ALTER TABLE ... ADD COLUMN IF "
+                            + "NOT EXISTS): optional fields as Nullable(T) (Array, Map, Tuple, Variant and JSON as "
+                            + "they are), fields with a default with a DEFAULT literal; then the record lands with "
+                            + "its values. A new required field without a default is a bad record ('cannot add "
+                            + "required column'). Columns are never dropped, renamed or retyped. Records without a "
+                            + "value schema follow " + UNKNOWN_FIELDS_BEHAVIOR + ". The user needs ALTER ADD COLUMN "
+                            + "on the tables; validation checks it.",
+                    GROUP_TABLES, 2, Width.SHORT, "Add new fields as columns")
+            .define(AUTO_CREATE_ENGINE, Type.STRING, "", new EngineValidator(), Importance.LOW,
+                    "Engine of the tables auto.create makes, as in ENGINE = ..., e.g. "
+                            + "ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}'). "
+                            + "Empty: MergeTree, or with cdc.mode=debezium ReplacingMergeTree(version column, "
+                            + "deleted column).",
+                    GROUP_TABLES, 3, Width.LONG, "Engine of created tables")
+            .define(AUTO_CREATE_ORDER_BY, Type.LIST, "", Importance.LOW,
+                    "Columns of the ORDER BY of tables auto.create makes, comma-separated (quoted in the "
+                            + "statement). Empty: the record key's fields when the key is a Struct (those that are "
+                            + "non-Nullable value fields), else tuple().",
+                    GROUP_TABLES, 4, Width.MEDIUM, "Sorting key of created tables")
+            .define(AUTO_CREATE_SETTINGS, Type.STRING, "", new TableSettingsValidator(), Importance.LOW,
+                    "Table settings of tables auto.create makes, comma-separated key=value pairs, e.g. "
+                            + "'non_replicated_deduplication_window=1000' (which delivery.guarantee=exactly_once "
+                            + "needs for a MergeTree; validation refuses exactly_once with auto.create without it).",
+                    GROUP_TABLES, 5, Width.LONG, "Settings of created tables")
+            .define(AUTO_CREATE_STRUCT_TYPE, Type.STRING, "tuple", ConfigDef.CaseInsensitiveValidString.in("tuple",
+                    "json"), Importance.LOW,
+                    "What a Struct field (not an Avro union) becomes when auto.create or auto.evolve makes its "
+                            + "column: tuple (a named Tuple of its fields' types) or json (the JSON type).",
+                    GROUP_TABLES, 6, Width.SHORT, "Struct columns")
+            .define(CLICKHOUSE_CLUSTER, Type.STRING, "", Importance.LOW,
+                    "Cluster the DDL of auto.create and auto.evolve runs ON CLUSTER on (the servers' "
+                            + "remote_servers name). Empty: the statements run on the server of clickhouse.url only.",
+                    GROUP_TABLES, 7, Width.MEDIUM, "Cluster for DDL")
             .define(FLUSH_MAX_ROWS, Type.INT, 500_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                     "A table's block is inserted when it holds this many rows. A block collects the records of "
                             + "every partition routed to the table (exactly_once: of one partition).",
@@ -305,6 +357,43 @@ public final class SinkConfig extends AbstractConfig {
         return topicTables;
     }
 
+    public boolean autoCreate() {
+        return getBoolean(AUTO_CREATE);
+    }
+
+    public boolean autoEvolve() {
+        return getBoolean(AUTO_EVOLVE);
+    }
+
+    /** The engine text for created tables, or empty for the default. */
+    public String autoCreateEngine() {
+        return getString(AUTO_CREATE_ENGINE).trim();
+    }
+
+    public List<String> autoCreateOrderBy() {
+        List<String> out = new java.util.ArrayList<>();
+        for (String c : getList(AUTO_CREATE_ORDER_BY)) {
+            if (!c.trim().isEmpty()) {
+                out.add(c.trim());
+            }
+        }
+        return out;
+    }
+
+    /** Table settings for created tables, in the order given. */
+    public Map<String, String> autoCreateSettings() {
+        return parsePairs(getString(AUTO_CREATE_SETTINGS), '=', AUTO_CREATE_SETTINGS);
+    }
+
+    public String autoCreateStructType() {
+        return getString(AUTO_CREATE_STRUCT_TYPE).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** The cluster DDL runs ON CLUSTER on, or empty. */
+    public String cluster() {
+        return getString(CLICKHOUSE_CLUSTER).trim();
+    }
+
     public int flushMaxRows() {
         return getInt(FLUSH_MAX_ROWS);
     }
@@ -468,6 +557,41 @@ public final class SinkConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "key=value[,key=value...]";
+        }
+    }
+
+    private static final class EngineValidator implements ConfigDef.Validator {
+        private static final java.util.regex.Pattern ENGINE =
+                java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9_]*(\\s*\\(.*\\))?", java.util.regex.Pattern.DOTALL);
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            String s = value == null ? "" : value.toString().trim();
+            if (!s.isEmpty() && (!ENGINE.matcher(s).matches() || s.contains(";"))) {
+                throw new ConfigException(name, s, "must be an engine name with optional arguments, e.g. MergeTree "
+                        + "or ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "empty, or Engine[(arguments)]";
+        }
+    }
+
+    private static final class TableSettingsValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            for (String k : parsePairs(value == null ? "" : value.toString(), '=', name).keySet()) {
+                if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw new ConfigException(name, value, "'" + k + "' is not a setting name");
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "setting=value[,setting=value...]";
         }
     }
 

@@ -39,6 +39,8 @@ public final class TableMapping {
     private final Map<Schema, RecordPlan> plansByEquality = new HashMap<>();
     private final NestedGroups nestedGroups;
     private RecordPlan schemalessPlan;
+    /** Per value schema: whether it has fields that are no column of the table (auto.evolve). */
+    private final Map<Schema, Boolean> lacking = new IdentityHashMap<>();
 
     public TableMapping(TableSchema schema) {
         this(schema, false);
@@ -233,6 +235,48 @@ public final class TableMapping {
                         ValueException.kindOf(v), c.type().kind()));
             }
         }
+    }
+
+    /**
+     * Whether a Struct schema has fields that are no column of the table, of any kind (see {@link #missingFields});
+     * answered once per schema instance, for auto.evolve's look at every row.
+     */
+    public boolean lacksColumnsFor(Schema structSchema) {
+        Boolean b = lacking.get(structSchema);
+        if (b == null) {
+            b = !missingFields(structSchema).isEmpty();
+            lacking.put(structSchema, b);
+        }
+        return b;
+    }
+
+    /**
+     * The fields of a Struct schema that no column of the table is named after (of any kind: computed and unwritable
+     * columns count as there), in field order. A field that feeds flattened Nested columns ({@code n} for
+     * {@code n.a}, {@code n.b}) is there; a field named like record metadata ({@code _topic}, {@code _key}, ...)
+     * never counts as missing, as no column of that name would take the field.
+     */
+    public List<org.apache.kafka.connect.data.Field> missingFields(Schema structSchema) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (TableColumn c : schema.columns()) {
+            names.add(c.name());
+            int dot = c.name().indexOf('.');
+            if (dot > 0) {
+                names.add(c.name().substring(0, dot));
+            }
+        }
+        List<org.apache.kafka.connect.data.Field> out = new ArrayList<>();
+        for (org.apache.kafka.connect.data.Field f : structSchema.fields()) {
+            if (!names.contains(f.name()) && MetadataSource.forColumn(f.name()) == null) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /** Whether a column of this name takes record metadata instead of a value field. */
+    public static boolean isMetadataName(String column) {
+        return MetadataSource.forColumn(column) != null;
     }
 
     /** Columns without a writer yet: left to their defaults, and a record with a value for one is rejected. */
