@@ -64,9 +64,10 @@ public final class ContainerStack implements AutoCloseable {
             if (DockerClientFactory.instance().isDockerAvailable()) {
                 return;
             }
+            DockerClientFactory.instance().client(); // throws, saying what it tried
             reason = "no Docker environment found";
         } catch (Throwable e) {
-            reason = e.toString();
+            reason = e.getMessage() == null ? e.toString() : e.getMessage();
         }
         throw new IllegalStateException("The containers mode of the system tests (-Pcontainers, chsink.stack=containers)"
                 + " needs a Docker engine, and Testcontainers found none: " + reason + ". Start Docker (or point"
