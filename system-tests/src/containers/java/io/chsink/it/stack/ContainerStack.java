@@ -61,11 +61,8 @@ public final class ContainerStack implements AutoCloseable {
     static void requireDocker() {
         String reason;
         try {
-            if (DockerClientFactory.instance().isDockerAvailable()) {
-                return;
-            }
-            DockerClientFactory.instance().client(); // throws, saying what it tried
-            reason = "no Docker environment found";
+            DockerClientFactory.instance().client(); // throws when no strategy finds an engine (they are logged)
+            return;
         } catch (Throwable e) {
             reason = e.getMessage() == null ? e.toString() : e.getMessage();
         }
