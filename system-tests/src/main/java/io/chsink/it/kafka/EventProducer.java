@@ -42,14 +42,17 @@ public final class EventProducer {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
+            Failures failures = new Failures();
             for (long i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, (int) (i % partitions), null, encode.apply(generator.next())));
+                producer.send(new ProducerRecord<>(topic, (int) (i % partitions), null, encode.apply(generator.next())),
+                        failures);
                 if (progress != null && (i + 1) % 100_000 == 0) {
                     progress.accept(i + 1);
                 }
             }
             producer.flush();
             producer.close(java.time.Duration.ofSeconds(60));
+            failures.check(topic, count);
         }
         return count;
     }
@@ -75,11 +78,38 @@ public final class EventProducer {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
+            Failures failures = new Failures();
+            long count = 0;
             for (String v : values) {
                 producer.send(new ProducerRecord<>(topic, partition, null,
-                        v == null ? null : v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                        v == null ? null : v.getBytes(java.nio.charset.StandardCharsets.UTF_8)), failures);
+                count++;
             }
             producer.flush();
+            failures.check(topic, count);
+        }
+    }
+
+    /**
+     * Counts the sends the broker did not acknowledge (they are lost: a test would wait for rows that never come,
+     * e.g. after an OutOfOrderSequenceException on a machine too loaded to answer in time), so produce fails instead.
+     */
+    private static final class Failures implements org.apache.kafka.clients.producer.Callback {
+        private final java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+        private volatile Exception first;
+
+        @Override
+        public void onCompletion(org.apache.kafka.clients.producer.RecordMetadata metadata, Exception e) {
+            if (e != null && failed.getAndIncrement() == 0) {
+                first = e;
+            }
+        }
+
+        void check(String topic, long sent) {
+            if (failed.get() > 0) {
+                throw new IllegalStateException(failed.get() + " of " + sent + " records to " + topic
+                        + " were not acknowledged by the broker", first);
+            }
         }
     }
 

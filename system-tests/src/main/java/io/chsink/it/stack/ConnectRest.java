@@ -88,13 +88,32 @@ public final class ConnectRest {
         }
     }
 
-    /** True when {@code GET /health} answers 200 (worker started and joined its group); false if unreachable. */
+    /**
+     * True when {@code GET /health} answers 200 (worker started and joined its group); false if unreachable. Workers
+     * before Connect 3.9 have no {@code /health} (KIP-1017) and answer 404: for them {@code GET /connectors}
+     * answering 200 counts.
+     */
     public boolean isReady() {
         try {
-            return send("GET", "/health", null).statusCode() == 200;
+            int health = send("GET", "/health", null).statusCode();
+            return health == 200 || health == 404 && send("GET", "/connectors", null).statusCode() == 200;
         } catch (UncheckedIOException e) {
             return false;
         }
+    }
+
+    /** {@code GET /}: the worker's Kafka version, e.g. {@code 3.5.2}. */
+    public String workerVersion() {
+        return call("GET", "/", null).path("version").asText();
+    }
+
+    /** {@code GET /connector-plugins?connectorsOnly=false}: connectors, converters, transforms... (Connect 3.2+). */
+    public List<Plugin> allPlugins() {
+        List<Plugin> plugins = new ArrayList<>();
+        for (JsonNode p : call("GET", "/connector-plugins?connectorsOnly=false", null)) {
+            plugins.add(new Plugin(p.path("class").asText(), p.path("type").asText(), p.path("version").asText()));
+        }
+        return plugins;
     }
 
     public List<Plugin> plugins() {

@@ -21,7 +21,8 @@ import java.util.Properties;
  * plugin.path only. Workers started with the same bootstrap servers and group settings form one Connect cluster.
  * Files in the work dir: {@code worker.log} (INFO log), {@code worker.out} (stdout/stderr), {@code worker.properties}.
  * JVM options default to {@code -Xmx1g}, overridable with system property {@code chsink.worker.jvm.opts} or
- * {@link #jvmOptions}.
+ * {@link #jvmOptions}. The worker runs Connect 4.1.1 from the stack's Kafka-only classpath unless
+ * {@link #classpathFrom} names another (the Connect 3.x workers of the compatibility tests).
  */
 public final class ConnectWorker extends ChildJvmService {
     /** The connector class the worker must list before it counts as started. */
@@ -39,6 +40,9 @@ public final class ConnectWorker extends ChildJvmService {
     private List<String> jvmOptions = ChildJvm.jvmOptions("chsink.worker.jvm.opts", "-Xmx1g");
     private ConnectRest rest;
     private String pluginPath;
+    private String classpathProperty = ChildJvm.CLASSPATH_PROPERTY;
+    /** The log of an external worker that this process copies to a file (a container's output); else null. */
+    private Path externalLog;
 
     public ConnectWorker() {
         super(false);
@@ -59,6 +63,18 @@ public final class ConnectWorker extends ChildJvmService {
         return new ConnectWorker(restUrl);
     }
 
+    /** A worker started elsewhere whose log is copied to {@code logFile} (a container's output): {@link #logFile()} works. */
+    static ConnectWorker external(String restUrl, Path logFile) {
+        ConnectWorker worker = new ConnectWorker(restUrl);
+        worker.externalLog = logFile;
+        return worker;
+    }
+
+    @Override
+    public Path logFile() {
+        return externalLog != null ? externalLog : super.logFile();
+    }
+
     /**
      * Overrides that give a Connect cluster its own group and internal topics, so several clusters can share a broker:
      * {@code group.id=<group>} and topics {@code <group>-configs}, {@code <group>-offsets}, {@code <group>-status}.
@@ -73,6 +89,15 @@ public final class ConnectWorker extends ChildJvmService {
     /** Replaces the child JVM options (heap etc.); takes effect on the next start. */
     public ConnectWorker jvmOptions(String... options) {
         jvmOptions = List.of(options);
+        return this;
+    }
+
+    /**
+     * Runs the worker on the classpath in the file that system property {@code property} names (written by Maven,
+     * e.g. {@code chsink.connect.3.5.classpath}); takes effect on the next start.
+     */
+    public ConnectWorker classpathFrom(String property) {
+        classpathProperty = property;
         return this;
     }
 
@@ -103,7 +128,8 @@ public final class ConnectWorker extends ChildJvmService {
         Path file = workDir.resolve("worker.properties");
         ChildJvm.writeProperties(file, config);
         rest = new ConnectRest("http://127.0.0.1:" + port);
-        jvm = new ChildJvm("worker", workDir, jvmOptions, "org.apache.kafka.connect.cli.ConnectDistributed", List.of(file.toString()));
+        jvm = new ChildJvm("worker", workDir, jvmOptions, classpathProperty, "org.apache.kafka.connect.cli.ConnectDistributed",
+                List.of(file.toString()));
         return start();
     }
 
@@ -150,7 +176,8 @@ public final class ConnectWorker extends ChildJvmService {
     }
 
 
-    private static Map<String, String> exampleConfig() {
+    /** config/connect-distributed.properties as a map (the stack's containers start from it too). */
+    static Map<String, String> exampleConfig() {
         Path file = Path.of(requiredProperty("chsink.config.dir", "the repo's config/ directory"), "connect-distributed.properties");
         Properties props = new Properties();
         try (Reader in = Files.newBufferedReader(file)) {
@@ -163,7 +190,7 @@ public final class ConnectWorker extends ChildJvmService {
         return config;
     }
 
-    private static String defaultPluginPath() {
+    static String defaultPluginPath() {
         String dir = requiredProperty("chsink.plugin.path", "the directory the connector archive is unpacked into");
         if (!Files.isDirectory(Path.of(dir))) {
             throw new IllegalStateException("plugin path " + dir + " does not exist: build the connector zip and run"

@@ -9,24 +9,55 @@ import java.nio.file.Paths;
  * {@code chsink.bootstrap.servers} and {@code chsink.connect.url}, as system properties or as environment
  * variables in upper case with underscores (CHSINK_CLICKHOUSE_URL, ...). A Connect worker given by URL must
  * have this connector installed and reach the same Kafka and ClickHouse.
+ *
+ * <p>With {@code chsink.stack=containers} (what {@code mvn -B verify -Pcontainers} sets) all three are Docker
+ * containers started through Testcontainers instead ({@code ContainerStack}, compiled only in that profile, from
+ * system-tests/src/containers/java); without a Docker engine that stops at once with a message saying so.
  */
 public final class Stack implements AutoCloseable {
+    /** System property (or CHSINK_STACK) choosing the stack: {@code local} (the default) or {@code containers}. */
+    public static final String MODE_PROPERTY = "chsink.stack";
+    private static final String CONTAINER_STACK = "io.chsink.it.stack.ContainerStack";
     private static Stack shared;
+    private static RuntimeException sharedFailure;
 
     private final ClickHouseServer clickhouse;
     private final KafkaBroker kafka;
     private final ConnectWorker connect;
     private final Path workDir;
     private PostgresServer postgres;
+    private final AutoCloseable owner;
 
     private Stack(ClickHouseServer clickhouse, KafkaBroker kafka, ConnectWorker connect, Path workDir) {
+        this(clickhouse, kafka, connect, workDir, null);
+    }
+
+    /**
+     * A stack of services started elsewhere; {@code owner} (e.g. the containers) is closed last by {@link #close()};
+     * {@code workDir} is where services started on demand (PostgreSQL) keep their data.
+     */
+    static Stack of(ClickHouseServer clickhouse, KafkaBroker kafka, ConnectWorker connect, Path workDir,
+            AutoCloseable owner) {
+        return new Stack(clickhouse, kafka, connect, workDir, owner);
+    }
+
+    private Stack(ClickHouseServer clickhouse, KafkaBroker kafka, ConnectWorker connect, Path workDir,
+            AutoCloseable owner) {
         this.clickhouse = clickhouse;
         this.kafka = kafka;
         this.connect = connect;
         this.workDir = workDir;
+        this.owner = owner;
     }
 
     public static Stack start(Path workDir) {
+        String mode = orDefault(setting(MODE_PROPERTY), "local");
+        if (mode.equals("containers")) {
+            return containers(workDir);
+        }
+        if (!mode.equals("local")) {
+            throw new IllegalArgumentException(MODE_PROPERTY + "=" + mode + ": expected local or containers");
+        }
         ClickHouseServer ch = null;
         KafkaBroker kb = null;
         try {
@@ -52,11 +83,41 @@ public final class Stack implements AutoCloseable {
         }
     }
 
-    /** One stack for every test class of a test JVM, stopped when the JVM exits. */
+    /** The Testcontainers stack, loaded by name: its class and Testcontainers exist only in the containers profile. */
+    private static Stack containers(Path workDir) {
+        Class<?> type;
+        try {
+            type = Class.forName(CONTAINER_STACK);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(MODE_PROPERTY + "=containers needs the containers profile, which compiles "
+                    + "the Testcontainers stack and puts Testcontainers on the test classpath: mvn -B verify -Pcontainers", e);
+        }
+        try {
+            return (Stack) type.getMethod("start", Path.class).invoke(null, workDir);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
+                    : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot start " + CONTAINER_STACK, e);
+        }
+    }
+
+    /**
+     * One stack for every test class of a test JVM, stopped when the JVM exits. A stack that failed to start is not
+     * tried again: every later caller gets the same failure at once.
+     */
     public static synchronized Stack shared() {
+        if (sharedFailure != null) {
+            throw new IllegalStateException("the shared stack did not start: " + sharedFailure.getMessage(), sharedFailure);
+        }
         if (shared == null) {
             String dir = System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack");
-            shared = start(Paths.get(dir, "shared"));
+            try {
+                shared = start(Paths.get(dir, "shared"));
+            } catch (RuntimeException e) {
+                sharedFailure = e;
+                throw e;
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "chsink-stack-stop"));
         }
         return shared;
@@ -112,5 +173,12 @@ public final class Stack implements AutoCloseable {
         }
         kafka.close();
         clickhouse.close();
+        if (owner != null) {
+            try {
+                owner.close();
+            } catch (Exception e) {
+                System.getLogger(Stack.class.getName()).log(System.Logger.Level.WARNING, "cannot stop " + owner, e);
+            }
+        }
     }
 }
