@@ -190,7 +190,13 @@ public final class ConnectRest {
 
     /** {@code POST /connectors/{name}/restart?includeTasks=..&onlyFailed=false}. */
     public void restartConnector(String name, boolean includeTasks) {
-        call("POST", "/connectors/" + encode(name) + "/restart?includeTasks=" + includeTasks + "&onlyFailed=false", null);
+        restartConnector(name, includeTasks, false);
+    }
+
+    /** {@code POST /connectors/{name}/restart?includeTasks=..&onlyFailed=..}. */
+    public void restartConnector(String name, boolean includeTasks, boolean onlyFailed) {
+        call("POST", "/connectors/" + encode(name) + "/restart?includeTasks=" + includeTasks + "&onlyFailed=" + onlyFailed,
+                null);
     }
 
     /**
