@@ -80,8 +80,8 @@ public final class Backpressure {
         if (!toPause.isEmpty()) {
             paused.addAll(toPause);
             context.pause(toPause.toArray(new TopicPartition[0]));
-            LOG.info("Holding {} bytes (buffer.max.bytes={}): consumption of {} partitions paused until inserts "
-                    + "complete{}", held, maxBytes, paused.size(),
+            LOG.info("Holding {} bytes (buffer.max.bytes={}): consumption paused until inserts complete ({} "
+                    + "partitions{})", held, maxBytes, paused.size(),
                     next == null ? "" : "; " + next + " goes on until the block it must complete is whole");
         }
         if (next != null && !next.equals(exempt)) {
