@@ -229,6 +229,14 @@ public final class ConnectRest {
         call("PUT", "/connectors/" + encode(name) + "/resume", null);
     }
 
+    /**
+     * How many partitions of a connector (source or sink) have a committed offset ({@code GET
+     * /connectors/{name}/offsets}): 0 before its first offset commit.
+     */
+    public int committedOffsetCount(String name) {
+        return call("GET", "/connectors/" + encode(name) + "/offsets", null).path("offsets").size();
+    }
+
     /** {@code GET /connectors/{name}/offsets} of a sink connector: the committed offset per topic partition. */
     public Map<TopicPartition, Long> sinkOffsets(String name) {
         Map<TopicPartition, Long> out = new LinkedHashMap<>();
