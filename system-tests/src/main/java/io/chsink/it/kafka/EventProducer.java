@@ -3,6 +3,7 @@ package io.chsink.it.kafka;
 import io.chsink.it.events.Event;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventJson;
+import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
@@ -44,13 +45,25 @@ public final class EventProducer {
                 new ByteArraySerializer())) {
             Failures failures = new Failures();
             for (long i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, (int) (i % partitions), null, encode.apply(generator.next())),
-                        failures);
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, (int) (i % partitions), null,
+                        encode.apply(generator.next()));
+                producer.send(r, failures.of(r));
                 if (progress != null && (i + 1) % 100_000 == 0) {
                     progress.accept(i + 1);
                 }
             }
             producer.flush();
+            // A loaded machine can make the broker refuse a batch (OutOfOrderSequenceException): those records were
+            // never written, so sending them again keeps the dataset exact (their order in the partition changes).
+            for (int round = 0; round < 5 && failures.hasFailed(); round++) {
+                List<ProducerRecord<byte[], byte[]>> again = failures.takeFailed();
+                System.out.printf("EventProducer: %d records to %s not acknowledged; sending them again%n",
+                        again.size(), topic);
+                for (ProducerRecord<byte[], byte[]> r : again) {
+                    producer.send(r, failures.of(r));
+                }
+                producer.flush();
+            }
             producer.close(java.time.Duration.ofSeconds(60));
             failures.check(topic, count);
         }
@@ -96,6 +109,8 @@ public final class EventProducer {
      */
     private static final class Failures implements org.apache.kafka.clients.producer.Callback {
         private final java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.ConcurrentLinkedQueue<ProducerRecord<byte[], byte[]>> unacknowledged =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
         private volatile Exception first;
 
         @Override
@@ -103,6 +118,31 @@ public final class EventProducer {
             if (e != null && failed.getAndIncrement() == 0) {
                 first = e;
             }
+        }
+
+        /** A callback that also keeps the record when it is not acknowledged, for {@link #takeFailed}. */
+        org.apache.kafka.clients.producer.Callback of(ProducerRecord<byte[], byte[]> r) {
+            return (metadata, e) -> {
+                if (e != null) {
+                    unacknowledged.add(r);
+                }
+                onCompletion(metadata, e);
+            };
+        }
+
+        boolean hasFailed() {
+            return !unacknowledged.isEmpty();
+        }
+
+        /** The records not acknowledged so far; they are counted as sent again. */
+        List<ProducerRecord<byte[], byte[]>> takeFailed() {
+            List<ProducerRecord<byte[], byte[]>> out = new java.util.ArrayList<>();
+            ProducerRecord<byte[], byte[]> r;
+            while ((r = unacknowledged.poll()) != null) {
+                out.add(r);
+            }
+            failed.addAndGet(-out.size());
+            return out;
         }
 
         void check(String topic, long sent) {
