@@ -32,25 +32,30 @@ class ExactlyOnceFaultTest {
     private static final String STATE_TABLE = "chsink_exactly_once_state";
     private final SinkHarness h = new SinkHarness();
 
-    /** 1,000,000 events produced in chunks, one before each fault, so that every fault meets a stream in flight. */
+    /**
+     * 1,000,000 events produced at a pace spread over the whole fault plan (a background producer), so that every
+     * fault, the last ones too, meets a stream in flight; each fault aims at inserts and says whether it hit.
+     */
     @Test
     void millionEventsUnderTwentyTwoFaultsLandExactlyOnce() throws Exception {
         assumeLocalStack();
         long total = 1_000_000;
         int faults = Integer.getInteger("chsink.eo.faults", 22);
         long seed = Long.getLong("chsink.eo.seed", System.currentTimeMillis() % 100_000);
-        Run run = new Run("eo_fault", seed, faults, Map.of("flush.max.rows", "100000"));
-        int chunks = run.plan.size() + 1;
-        long perTopicChunk = total / 2 / chunks;
+        // Blocks sealed by time every 3 s hold a few thousand rows of the paced stream: inserts long enough to aim at.
+        Run run = new Run("eo_fault", seed, faults, Map.of("flush.max.rows", "100000", "flush.interval.ms", "3000"));
+        run.injector.preferInsertsOf(20_000); // the catch-up blocks after a fault: their bodies take a while to send
         try {
             run.start();
+            run.pace(total / 2);
             for (int i = 0; i < run.plan.size(); i++) {
-                run.produce(perTopicChunk);
                 Thread.sleep(run.random.nextInt(1500));
                 run.inject(i);
             }
+            run.stopPacing();
             run.produce(total / 2 - run.generators[0].produced()); // the rest, so each topic gets total / 2
             run.verify(total / 2);
+            run.assertEveryKindHitItsTarget();
         } finally {
             run.close();
         }
@@ -63,7 +68,7 @@ class ExactlyOnceFaultTest {
     @Test
     void slowTopicFlushedByTimeUnderTwentyFaultsLandsExactlyOnce() throws Exception {
         assumeLocalStack();
-        int faults = Integer.getInteger("chsink.eo.slow.faults", 20);
+        int faults = Integer.getInteger("chsink.eo.slow.faults", 10);
         long seed = Long.getLong("chsink.eo.seed", System.currentTimeMillis() % 100_000);
         Run run = new Run("eo_slow", seed, faults, Map.of("flush.interval.ms", "300"));
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -114,6 +119,13 @@ class ExactlyOnceFaultTest {
         final Map<String, String> extra;
         final FaultInjector injector;
         final List<String> hits = new ArrayList<>();
+        final List<FaultInjector.Hit> results = new ArrayList<>();
+        /** Seconds each fault took so far (with the pause before it), to pace the producer. */
+        private double faultSeconds;
+        private Thread pacer;
+        private volatile boolean pacing;
+        /** The first failed produce request of {@link #send}, if any. */
+        private volatile String sendFailure;
         final EventProducer producer = new EventProducer(h.stack.kafka().bootstrapServers());
 
         Run(String prefix, long seed, int faults, Map<String, String> extra) {
@@ -130,7 +142,7 @@ class ExactlyOnceFaultTest {
                 partitions.add(new TopicPartition(t, 1));
             }
             this.injector = new FaultInjector(h, connector, 2, List.of(topics), partitions, STATE_TABLE, seed,
-                    Duration.ofSeconds(8));
+                    Duration.ofSeconds(45));
             System.out.printf("%s: seed %d (rerun with -Dchsink.eo.seed=%d), fault plan: %s%n", prefix, seed, seed, plan);
         }
 
@@ -150,21 +162,7 @@ class ExactlyOnceFaultTest {
 
         /** One event to each topic, partitions taking turns, through one long-lived producer. */
         void trickle() {
-            if (slow == null) {
-                java.util.Properties p = new java.util.Properties();
-                p.put("bootstrap.servers", h.stack.kafka().bootstrapServers());
-                p.put("acks", "all");
-                p.put("enable.idempotence", "true");
-                slow = new org.apache.kafka.clients.producer.KafkaProducer<>(p,
-                        new org.apache.kafka.common.serialization.ByteArraySerializer(),
-                        new org.apache.kafka.common.serialization.ByteArraySerializer());
-            }
-            int partition = (int) (trickled++ % 2);
-            for (int i = 0; i < 2; i++) {
-                slow.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics[i], partition, null,
-                        EventProducer.format(true).apply(generators[i].next())));
-            }
-            slow.flush();
+            send(1);
         }
 
         synchronized void produce(long perTopic) {
@@ -173,22 +171,125 @@ class ExactlyOnceFaultTest {
             }
         }
 
+        /**
+         * Starts a background producer that spreads {@code perTopic} events per topic over the fault plan: every
+         * 250 ms the rest divided by the time the remaining faults are expected to take (the mean so far, 25 s at
+         * first), counting one more fault's time so that the stream still flows during the last fault.
+         */
+        void pace(long perTopic) {
+            pacing = true;
+            pacer = new Thread(() -> {
+                try {
+                    while (pacing) {
+                        long left = perTopic - generators[0].produced();
+                        int faultsLeft;
+                        double mean;
+                        synchronized (this) {
+                            faultsLeft = plan.size() - results.size();
+                            mean = results.isEmpty() ? 25 : faultSeconds / results.size();
+                        }
+                        long n = Math.min(left, Math.max(50, (long) Math.ceil(left * 0.25 / ((faultsLeft + 1) * mean))));
+                        if (n > 0) {
+                            send(n);
+                        }
+                        Thread.sleep(250);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "paced-producer");
+            pacer.start();
+        }
+
+        void stopPacing() throws InterruptedException {
+            pacing = false;
+            pacer.join();
+            System.out.printf("%s: %d events per topic produced while the faults ran%n", connector,
+                    generators[0].produced());
+        }
+
+        /** {@code n} events to each topic, partitions taking turns, through one long-lived producer. */
+        private synchronized void send(long n) {
+            producer();
+            for (long k = 0; k < n; k++) {
+                int partition = (int) (trickled++ % 2);
+                for (int i = 0; i < 2; i++) {
+                    slow.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topics[i], partition, null,
+                            EventProducer.format(true).apply(generators[i].next())), (md, e) -> {
+                                if (e != null && sendFailure == null) {
+                                    sendFailure = e.toString();
+                                }
+                            });
+                }
+            }
+            slow.flush();
+        }
+
+        private void producer() {
+            if (slow == null) {
+                java.util.Properties p = new java.util.Properties();
+                p.put("bootstrap.servers", h.stack.kafka().bootstrapServers());
+                p.put("acks", "all");
+                p.put("enable.idempotence", "true");
+                p.put("linger.ms", "5");
+                slow = new org.apache.kafka.clients.producer.KafkaProducer<>(p,
+                        new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer());
+            }
+        }
+
         void inject(int i) throws Exception {
             FaultInjector.Kind k = plan.get(i);
             long t0 = System.nanoTime();
-            String hit = injector.inject(k);
-            String line = String.format("fault %2d/%d %-30s %s (%.1f s)", i + 1, plan.size(), k, hit,
-                    (System.nanoTime() - t0) / 1e9);
+            FaultInjector.Hit hit = injector.inject(k);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            String line = String.format("fault %2d/%d %-30s %s %s (%.1f s)", i + 1, plan.size(), k,
+                    hit.target() ? (k.midInsert() ? "[MID-INSERT]" : "[ON TARGET]") : "[missed]", hit.what(), seconds);
+            synchronized (this) {
+                results.add(hit);
+                faultSeconds += seconds + 0.75; // with the pause before it
+            }
             hits.add(line);
             System.out.println(line);
         }
 
+        /** Per kind: faults injected and faults that provably hit their target (mid-insert for most kinds). */
+        Map<FaultInjector.Kind, int[]> tally() {
+            Map<FaultInjector.Kind, int[]> t = new java.util.EnumMap<>(FaultInjector.Kind.class);
+            for (FaultInjector.Hit r : results) {
+                int[] c = t.computeIfAbsent(r.kind(), x -> new int[2]);
+                c[0]++;
+                if (r.target()) {
+                    c[1]++;
+                }
+            }
+            return t;
+        }
+
+        /** Each kind of the plan hit its target at least once (mid-insert for the kinds aimed at an insert). */
+        void assertEveryKindHitItsTarget() {
+            Map<FaultInjector.Kind, int[]> t = tally();
+            List<String> missed = new ArrayList<>();
+            t.forEach((k, c) -> {
+                if (c[1] == 0) {
+                    missed.add(k + " (" + c[0] + " injected, none " + (k.midInsert() ? "mid-insert" : "on target") + ")");
+                }
+            });
+            assertTrue(missed.isEmpty(), "fault kinds that never hit their target, seed " + seed + ": " + missed
+                    + "\n" + String.join("\n", hits));
+        }
+
         void verify(long perTopic) throws Exception {
             injector.awaitCommittedToEnd(Duration.ofMinutes(6));
+            assertEquals(null, sendFailure, "a produce request failed, so Kafka lacks events");
+            Map<TopicPartition, Long> end = injector.endOffsets();
             try (Client client = h.stack.clickhouse().newClient()) {
                 for (int i = 0; i < 2; i++) {
                     String t = topics[i];
                     assertEquals(perTopic, generators[i].produced());
+                    long inKafka = end.entrySet().stream().filter(e -> e.getKey().topic().equals(t))
+                            .mapToLong(Map.Entry::getValue).sum();
+                    assertEquals(perTopic, inKafka, t + ": records in Kafka (end offsets) vs. events produced");
                     String reference = t + "_direct";
                     h.stack.clickhouse().exec(EventsTable.createSql(h.db, reference));
                     new DirectLoader(client).load(h.db, reference, new EventGenerator(generators[i].seed()), perTopic);
@@ -200,6 +301,10 @@ class ExactlyOnceFaultTest {
                     long extraRows = h.scalar("SELECT count() FROM (SELECT * FROM `" + t + "` EXCEPT SELECT * FROM `" + reference + "`)");
                     System.out.printf("%s: count()=%d uniqExact(*)=%d produced=%d missing=%d unexpected=%d%n  table:  %s%n"
                             + "  direct: %s%n", t, count, distinct, perTopic, missing, extraRows, actual, direct);
+                    if (missing > 0) {
+                        System.out.println(t + ": some rows of the direct load missing from the table:\n" + h.ch().query(
+                                "SELECT * FROM `" + reference + "` EXCEPT SELECT * FROM `" + t + "` LIMIT 5 FORMAT TSV"));
+                    }
                     assertEquals(perTopic, count, t + ": count() after " + hits);
                     assertEquals(count, distinct, t + ": uniqExact(*)");
                     assertEquals(0, missing, t + ": rows of the direct load missing");
@@ -207,12 +312,18 @@ class ExactlyOnceFaultTest {
                     assertEquals(direct, actual, t + ": check line");
                 }
             }
-            long rebuilt = WorkerLogCount.count(h.stack.connect().logFile(), "Rebuilt ");
-            System.out.printf("%s: %d faults, %d rebuilt blocks logged by the worker over its life, seed %d%n",
-                    connector, hits.size(), rebuilt, seed);
+            long rebuilt = injector.rebuiltBlocks();
+            StringBuilder kinds = new StringBuilder();
+            tally().forEach((k, c) -> kinds.append(String.format("%n  %-30s %d injected, %d %s", k, c[0], c[1],
+                    k.midInsert() ? "mid-insert" : "on target")));
+            System.out.printf("%s: %d faults, %d blocks rebuilt by this connector's tasks, seed %d%s%n", connector,
+                    hits.size(), rebuilt, seed, kinds);
+            assertTrue(rebuilt > 0, connector + ": no block was rebuilt under " + hits.size() + " faults (seed " + seed
+                    + "): the faults never hit a recorded, uncommitted block\n" + String.join("\n", hits));
         }
 
         void close() {
+            pacing = false;
             if (slow != null) {
                 slow.close();
             }
@@ -220,14 +331,4 @@ class ExactlyOnceFaultTest {
         }
     }
 
-    /** Counts log lines containing a text (the worker log is appended across restarts). */
-    private static final class WorkerLogCount {
-        static long count(java.nio.file.Path log, String text) {
-            try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(log)) {
-                return lines.filter(l -> l.contains(text)).count();
-            } catch (java.io.IOException | java.io.UncheckedIOException e) {
-                return -1;
-            }
-        }
-    }
 }

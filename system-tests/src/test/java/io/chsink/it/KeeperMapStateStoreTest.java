@@ -118,7 +118,7 @@ class KeeperMapStateStoreTest {
 
             h.stack.connect().start();
             h.rest().waitForTasksRunning(connector, 2, Duration.ofMinutes(3));
-            String restart = injector.inject(FaultInjector.Kind.TASK_RESTART); // a second fault: a clean hand-over
+            String restart = injector.inject(FaultInjector.Kind.TASK_RESTART).what(); // a second fault: a clean hand-over
             assertEquals(rows, producing.get().longValue());
             new RowWatcher(a.http(), "`" + topic + "`", "uniqExact(*)").awaitRows(rows, Duration.ofMinutes(3),
                     Duration.ofSeconds(90), new ConnectorFailure(h.rest(), connector), null);

@@ -321,6 +321,11 @@ public final class ClickHouseServer implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /** The process id of the running (or last) embedded server; -1 when external or never started. */
+    public long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
     /** Stops the server if running and deletes the data dir if it was created here. Idempotent; no-op when external. */
     @Override
     public void close() {
