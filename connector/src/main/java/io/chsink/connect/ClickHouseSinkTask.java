@@ -183,18 +183,44 @@ public class ClickHouseSinkTask extends SinkTask {
      * the per-record work apart from the per-batch work of put().
      */
     private TableBlock append(SinkRecord record, TableId table, TableBlock open) {
+        SinkRecord r = rowOf(record, table);
+        if (r == null) {
+            return open; // no row: skipped, counted or reported
+        }
+        TableBlock block = delivery.blockFor(r, table, open);
+        if (block == null || evolution.mustEvolve(block.mapping(), r)) {
+            block = blockBeyondItsTable(r, table, block);
+            if (block == null) {
+                return null;
+            }
+        }
+        try {
+            block.append(r);
+        } catch (RecordMappingException e) {
+            reportBadRecord(r, e, table);
+            delivery.skipped(r, table);
+            return open;
+        }
+        return delivery.appended(r, table, block);
+    }
+
+    /**
+     * The row the record writes (cdc.mode), or null when it writes none: a record without a row (counted), a
+     * tombstone (skipped or reported), or a record its row source cannot read (reported).
+     */
+    private SinkRecord rowOf(SinkRecord record, TableId table) {
         SinkRecord r;
         try {
             r = rows.toRow(record);
         } catch (RecordMappingException e) {
             reportBadRecord(record, e, table);
             delivery.skipped(record, table);
-            return open;
+            return null;
         }
         if (r == null) {
             stats.skipped();
             delivery.skipped(record, table);
-            return open;
+            return null;
         }
         if (r.value() == null) {
             if (config.failOnTombstones()) {
@@ -203,9 +229,18 @@ public class ClickHouseSinkTask extends SinkTask {
                 stats.tombstone();
             }
             delivery.skipped(r, table);
-            return open;
+            return null;
         }
-        TableBlock block = delivery.blockFor(r, table, open);
+        return r;
+    }
+
+    /**
+     * The rare case, kept out of {@link #append} so the per-record method stays small: the row's table does not exist
+     * ({@code block} null) or lacks columns the row has. Creates or evolves the table as the
+     * {@link TableEvolution} allows; returns the block the row goes to, or null when it was handled otherwise
+     * (reported as a bad record, or its partition rewound so that it comes again).
+     */
+    private TableBlock blockBeyondItsTable(SinkRecord r, TableId table, TableBlock block) {
         try {
             if (block == null && tables.create(r, table, batchMs)) {
                 block = delivery.blockFor(r, table, null); // auto.create made the table
@@ -223,16 +258,8 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         if (block == null) {
             reportBadRecord(r, MissingTables.report(r, table), table); // only when tolerated: else loading threw
-            return null;
         }
-        try {
-            block.append(r);
-        } catch (RecordMappingException e) {
-            reportBadRecord(r, e, table);
-            delivery.skipped(r, table);
-            return open;
-        }
-        return delivery.appended(r, table, block);
+        return block;
     }
 
     /**
