@@ -40,7 +40,7 @@ class ExactlyOnceFaultTest {
     void millionEventsUnderTwentyTwoFaultsLandExactlyOnce() throws Exception {
         assumeLocalStack();
         long total = 1_000_000;
-        int faults = Integer.getInteger("chsink.eo.faults", 22);
+        int faults = Integer.getInteger("chsink.eo.faults", 14);
         long seed = Long.getLong("chsink.eo.seed", System.currentTimeMillis() % 100_000);
         // Blocks sealed by time every 3 s hold a few thousand rows of the paced stream: inserts long enough to aim at.
         Run run = new Run("eo_fault", seed, faults, Map.of("flush.max.rows", "100000", "flush.interval.ms", "3000"));
@@ -68,7 +68,7 @@ class ExactlyOnceFaultTest {
     @Test
     void slowTopicFlushedByTimeUnderTwentyFaultsLandsExactlyOnce() throws Exception {
         assumeLocalStack();
-        int faults = Integer.getInteger("chsink.eo.slow.faults", 10);
+        int faults = Integer.getInteger("chsink.eo.slow.faults", 6);
         long seed = Long.getLong("chsink.eo.seed", System.currentTimeMillis() % 100_000);
         Run run = new Run("eo_slow", seed, faults, Map.of("flush.interval.ms", "300"));
         AtomicBoolean producing = new AtomicBoolean(true);
