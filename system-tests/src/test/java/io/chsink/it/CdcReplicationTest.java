@@ -20,6 +20,11 @@ import org.junit.jupiter.api.Test;
 class CdcReplicationTest {
     private static final long SEED = Long.getLong("chsink.cdc.seed", 20261201L);
     private static final int CHANGES = Integer.getInteger("chsink.cdc.changes", 20_000);
+    /**
+     * At most this many changes a second: the stream lasts about 30 s, so the kill, which waits for the Debezium source's
+     * first offset commit (offset.flush.interval.ms = 10 s on the stack's worker), comes while changes are made.
+     */
+    private static final int CHANGES_PER_SECOND = 700;
 
     @Test
     void atLeastOnceSnapshotThenStreamWhileTheWorkerIsKilled() throws Exception {
@@ -41,7 +46,7 @@ class CdcReplicationTest {
             c.assertConverges(c.h.db, name + " after the snapshot of " + snapshotRows + " rows per table");
 
             CompletableFuture<CdcWorkload.Stats> stream = CompletableFuture.supplyAsync(
-                    () -> c.workload.run(CHANGES, 10, 0));
+                    () -> c.workload.run(CHANGES, 10, CHANGES_PER_SECOND));
             // The kill comes once the source has committed offsets during the stream: a Debezium task killed before
             // its first offset commit has no offset at its restart and takes a new snapshot, which carries no delete
             // of the rows removed since the events it sent (a source-side property, not the sink's: README, CDC).
