@@ -84,12 +84,10 @@ public final class Backpressure {
                     + "partitions{})", held, maxBytes, paused.size(),
                     next == null ? "" : "; " + next + " goes on until the block it must complete is whole");
         }
-        if (next != null && !next.equals(exempt)) {
-            if (paused.remove(next)) {
-                context.resume(next);
-            }
-            exempt = next;
+        if (next != null && paused.remove(next)) {
+            context.resume(next); // paused earlier (a rebuild that began later, or before it began)
         }
+        exempt = next;
         if (nowMs - lastProgressMs >= STALL_WARN_MS && nowMs - lastWarnMs >= STALL_WARN_MS) {
             lastWarnMs = nowMs;
             LOG.warn("No insert has completed for {} s while the task holds {} bytes (buffer.max.bytes={}) and "

@@ -42,6 +42,8 @@ class BackpressureTest {
         assertEquals(Set.of(P0, P1), consumer.paused, "P1's rebuild is whole: P2's goes on next");
         bp.apply(5000, ALL, List.of(), 2, () -> "");
         assertEquals(ALL, consumer.paused);
+        bp.apply(5000, ALL, List.of(P2), 3, () -> "");
+        assertEquals(Set.of(P0, P1), consumer.paused, "a partition paused meanwhile goes on when it must complete again");
         bp.apply(0, ALL, List.of(), 3, () -> "");
         assertTrue(consumer.paused.isEmpty());
     }
