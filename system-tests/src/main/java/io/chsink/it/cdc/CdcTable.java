@@ -114,15 +114,22 @@ public final class CdcTable {
                 + ")" + (dedupWindow ? " SETTINGS non_replicated_deduplication_window = 1000" : "");
     }
 
-    /** PostgreSQL: SELECT key text, row text ordered by key. */
-    String pgCanonicalQuery() {
-        return "SELECT " + keyExpr(true) + ", " + rowExpr(true) + " FROM " + name;
+    /** PostgreSQL: SELECT key text, row text; with {@code key} (not null) only the row of that key text. */
+    String pgCanonicalQuery(String key) {
+        return "SELECT " + keyExpr(true) + ", " + rowExpr(true) + " FROM " + name
+                + (key == null ? "" : " WHERE " + keyExpr(true) + " = " + literal(key, true));
     }
 
     /** ClickHouse: the same from the table's current state, FINAL, deleted rows excluded. */
-    String chCanonicalQuery(String database, String deletedColumn) {
+    String chCanonicalQuery(String database, String deletedColumn, String key) {
         return "SELECT " + keyExpr(false) + ", " + rowExpr(false) + " FROM `" + database + "`.`" + name
-                + "` FINAL WHERE `" + deletedColumn + "` = 0 FORMAT TSVRaw";
+                + "` FINAL WHERE `" + deletedColumn + "` = 0"
+                + (key == null ? "" : " AND " + keyExpr(false) + " = " + literal(key, false)) + " FORMAT TSVRaw";
+    }
+
+    private static String literal(String text, boolean pg) {
+        String quoted = text.replace("'", "''");
+        return pg ? "'" + quoted + "'" : "'" + quoted.replace("\\", "\\\\") + "'";
     }
 
     private String keyExpr(boolean pg) {

@@ -3,6 +3,8 @@ package io.chsink.it.cdc;
 import io.chsink.it.stack.ClickHouseHttp;
 import io.chsink.it.stack.PostgresServer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -180,7 +182,7 @@ public final class CdcWorkload {
                 + "DATE '2000-01-01' + (g % 9000)::int, TIMESTAMP '2020-01-01' + g * INTERVAL '1.000001 second', "
                 + "CASE WHEN g % 3 = 0 THEN NULL ELSE TIMESTAMPTZ '2021-01-01 00:00:00+00' + g * INTERVAL '1 minute' END, "
                 + "md5(g::text)::uuid, jsonb_build_object('n', g % 1000, 's', md5(g::text)), ARRAY[(g % 10)::int, "
-                + "(g % 100)::int] FROM generate_series(" + from + ", " + (from + rows - 1) + ") g";
+                + "(g % 100)::int] FROM generate_series(" + from + "::bigint, " + (from + rows - 1) + "::bigint) g";
         try (Connection c = pg.connect(); Statement st = c.createStatement()) {
             st.execute(sql);
         } catch (SQLException e) {
@@ -448,82 +450,162 @@ public final class CdcWorkload {
         return b.toString();
     }
 
-    /** Both sides of one table: rows and a checksum each, and the first differences. */
+    /**
+     * Both sides of one table: rows and a checksum each, and the first differences. Each side's canonical row text
+     * is reduced to a 64-bit hash per key (SHA-256's first 8 bytes) as it streams in, so a table of millions of
+     * rows compares in a few hundred MB; the texts of the first differing keys are read again for the message.
+     */
     public static final class TableComparison {
+        private static final int SHOWN = 5;
         public final String table;
         public final long sourceRows;
         public final long targetRows;
         public final String sourceChecksum;
         public final String targetChecksum;
+        /** The number of keys that differ (missing on one side or with other text). */
+        public final long differing;
+        /** The first {@value #SHOWN} of them, with both sides' texts. */
         public final List<String> differences;
 
-        TableComparison(String table, TreeMap<String, String> source, TreeMap<String, String> target) {
+        TableComparison(String table, long sourceRows, long targetRows, String sourceChecksum, String targetChecksum,
+                long differing, List<String> differences) {
             this.table = table;
-            this.sourceRows = source.size();
-            this.targetRows = target.size();
-            this.sourceChecksum = checksum(source);
-            this.targetChecksum = checksum(target);
-            List<String> d = new ArrayList<>();
-            for (Map.Entry<String, String> e : source.entrySet()) {
-                String other = target.get(e.getKey());
-                if (other == null) {
-                    d.add("key " + e.getKey() + ": missing in ClickHouse");
-                } else if (!other.equals(e.getValue())) {
-                    d.add("key " + e.getKey() + ": PostgreSQL " + e.getValue() + " | ClickHouse " + other);
-                }
-            }
-            for (String k : target.keySet()) {
-                if (!source.containsKey(k)) {
-                    d.add("key " + k + ": only in ClickHouse");
-                }
-            }
-            this.differences = d;
+            this.sourceRows = sourceRows;
+            this.targetRows = targetRows;
+            this.sourceChecksum = sourceChecksum;
+            this.targetChecksum = targetChecksum;
+            this.differing = differing;
+            this.differences = differences;
         }
 
         public boolean equal() {
-            return differences.isEmpty() && sourceRows == targetRows;
+            return differing == 0 && sourceRows == targetRows;
         }
 
         @Override
         public String toString() {
             return String.format("%-22s PostgreSQL %,9d rows checksum %s | ClickHouse FINAL %,9d rows checksum %s%s",
                     table, sourceRows, sourceChecksum, targetRows, targetChecksum, equal() ? "  equal"
-                            : "  DIFFERENT (" + differences.size() + " keys, first: " + differences.get(0) + ")");
+                            : "  DIFFERENT (" + differing + " keys, first: " + differences.get(0) + ")");
         }
     }
 
-    private static String checksum(TreeMap<String, String> rows) {
-        CRC32 crc = new CRC32();
-        for (Map.Entry<String, String> e : rows.entrySet()) {
-            crc.update((e.getKey() + "\t" + e.getValue() + "\n").getBytes(StandardCharsets.UTF_8));
+    /** Key text to row-text hash, sorted by key; a key seen twice on one side is a difference of its own. */
+    private static final class HashedRows {
+        final TreeMap<String, Long> rows = new TreeMap<>();
+        final List<String> repeated = new ArrayList<>();
+        private final MessageDigest sha;
+
+        HashedRows() {
+            try {
+                sha = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
         }
-        return String.format("%08X", crc.getValue());
+
+        void add(String key, String row) {
+            byte[] d = sha.digest(row.getBytes(StandardCharsets.UTF_8));
+            long h = 0;
+            for (int i = 0; i < 8; i++) {
+                h = (h << 8) | (d[i] & 0xFF);
+            }
+            if (rows.put(key, h) != null) {
+                repeated.add(key);
+            }
+        }
+
+        String checksum() {
+            CRC32 crc = new CRC32();
+            for (Map.Entry<String, Long> e : rows.entrySet()) {
+                crc.update((e.getKey() + "\t" + Long.toHexString(e.getValue()) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            return String.format("%08X", crc.getValue());
+        }
     }
 
     /** Compares every table's PostgreSQL rows with ClickHouse's current state (FINAL, deleted rows excluded). */
     public List<TableComparison> compare(ClickHouseHttp ch, String database) {
         List<TableComparison> out = new ArrayList<>();
         for (CdcTable t : tables) {
-            TreeMap<String, String> source = new TreeMap<>();
-            try (Connection c = pg.connect(); Statement st = c.createStatement();
-                    ResultSet rs = st.executeQuery(t.pgCanonicalQuery())) {
-                while (rs.next()) {
-                    source.put(rs.getString(1), rs.getString(2));
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot read " + t.name + " from PostgreSQL: " + e.getMessage(), e);
-            }
-            TreeMap<String, String> target = new TreeMap<>();
-            String text = ch.query(t.chCanonicalQuery(database, DELETED_COLUMN), Duration.ofMinutes(2));
-            for (String line : text.split("\n")) {
-                if (!line.isEmpty()) {
-                    int tab = line.indexOf('\t');
-                    target.put(line.substring(0, tab), line.substring(tab + 1));
+            HashedRows source = new HashedRows();
+            pgRows(t, null, source::add);
+            HashedRows target = new HashedRows();
+            chRows(ch, database, t, null, target::add);
+            List<String> keys = new ArrayList<>();
+            long differing = 0;
+            for (Map.Entry<String, Long> e : source.rows.entrySet()) {
+                Long other = target.rows.get(e.getKey());
+                if (other == null || !other.equals(e.getValue())) {
+                    differing++;
+                    if (keys.size() < TableComparison.SHOWN) {
+                        keys.add(e.getKey());
+                    }
                 }
             }
-            out.add(new TableComparison(t.name, source, target));
+            for (String k : target.rows.keySet()) {
+                if (!source.rows.containsKey(k)) {
+                    differing++;
+                    if (keys.size() < TableComparison.SHOWN) {
+                        keys.add(k);
+                    }
+                }
+            }
+            List<String> shown = new ArrayList<>();
+            for (String k : target.repeated) {
+                differing++;
+                if (shown.size() < TableComparison.SHOWN) {
+                    shown.add("key " + k + ": more than one current row in ClickHouse");
+                }
+            }
+            for (String k : keys) {
+                shown.add(describe(ch, database, t, k));
+            }
+            out.add(new TableComparison(t.name, source.rows.size(), target.rows.size(), source.checksum(),
+                    target.checksum(), differing, shown));
         }
         return out;
+    }
+
+    private String describe(ClickHouseHttp ch, String database, CdcTable t, String key) {
+        List<String> pgText = new ArrayList<>();
+        pgRows(t, key, (k, row) -> pgText.add(row));
+        List<String> chText = new ArrayList<>();
+        chRows(ch, database, t, key, (k, row) -> chText.add(row));
+        if (chText.isEmpty()) {
+            return "key " + key + ": missing in ClickHouse";
+        }
+        if (pgText.isEmpty()) {
+            return "key " + key + ": only in ClickHouse";
+        }
+        return "key " + key + ": PostgreSQL " + pgText.get(0) + " | ClickHouse " + chText.get(0);
+    }
+
+    private void pgRows(CdcTable t, String key, java.util.function.BiConsumer<String, String> rows) {
+        try (Connection c = pg.connect()) {
+            c.setAutoCommit(false); // lets the driver stream with a fetch size instead of reading the whole result
+            try (Statement st = c.createStatement()) {
+                st.setFetchSize(10_000);
+                try (ResultSet rs = st.executeQuery(t.pgCanonicalQuery(key))) {
+                    while (rs.next()) {
+                        rows.accept(rs.getString(1), rs.getString(2));
+                    }
+                }
+            }
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read " + t.name + " from PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+
+    private static void chRows(ClickHouseHttp ch, String database, CdcTable t, String key,
+            java.util.function.BiConsumer<String, String> rows) {
+        ch.queryLines(t.chCanonicalQuery(database, DELETED_COLUMN, key), Duration.ofMinutes(5), line -> {
+            if (!line.isEmpty()) {
+                int tab = line.indexOf('\t');
+                rows.accept(line.substring(0, tab), line.substring(tab + 1));
+            }
+        });
     }
 
     /**

@@ -1,12 +1,16 @@
 package io.chsink.it.stack;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Runs SQL over ClickHouse's HTTP interface with the JDK's HTTP client: the SQL is the POST body, the answer
@@ -65,6 +69,39 @@ public final class ClickHouseHttp {
                     + " to: " + abbreviate(sql) + "\n" + response.body().trim(), response.statusCode(), null);
         }
         return response.body();
+    }
+
+    /**
+     * Streams the response body line by line to {@code lines} (large TabSeparated results without holding them in
+     * memory); throws {@link ClickHouseQueryException} on any non-200 answer.
+     */
+    public void queryLines(String sql, Duration timeout, Consumer<String> lines) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/?wait_end_of_query=1"))
+                .timeout(timeout)
+                .header("X-ClickHouse-User", user)
+                .header("X-ClickHouse-Key", password)
+                .POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8))
+                .build();
+        try {
+            HttpResponse<InputStream> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8),
+                    1 << 16)) {
+                if (response.statusCode() != 200) {
+                    StringBuilder body = new StringBuilder();
+                    in.lines().forEach(l -> body.append(l).append('\n'));
+                    throw new ClickHouseQueryException("ClickHouse at " + url + " answered HTTP " + response.statusCode()
+                            + " to: " + abbreviate(sql) + "\n" + body.toString().trim(), response.statusCode(), null);
+                }
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.accept(line);
+                }
+            }
+        } catch (IOException e) {
+            throw new ClickHouseQueryException("ClickHouse at " + url + " did not answer (" + e + ") to: " + abbreviate(sql), -1, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClickHouseQueryException("interrupted while querying ClickHouse at " + url + ": " + abbreviate(sql), -1, e);
+        }
     }
 
     /** Runs a statement whose answer does not matter (DDL, INSERT ... SELECT). */

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * CPU time (user + system, all threads) of one process of the stack, read from {@code /proc/PID/stat}: the embedded
@@ -93,6 +95,38 @@ public final class ProcessCpu {
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return new Sample(Long.parseLong(f[11]) * NANOS_PER_TICK, Long.parseLong(f[12]) * NANOS_PER_TICK);
     }
+
+    /**
+     * CPU seconds of the threads of JVM {@code pid} whose names contain {@code nameFragment}, from {@code jcmd PID
+     * Thread.print} (its {@code cpu=...ms} per thread; /proc names are cut at 15 characters). Counts live threads
+     * only; NaN when jcmd is missing or fails.
+     */
+    public static double jvmThreadSeconds(long pid, String nameFragment) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print").redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                return Double.NaN;
+            }
+            double ms = 0;
+            Matcher m = THREAD_LINE.matcher(out);
+            while (m.find()) {
+                if (m.group(1).contains(nameFragment)) {
+                    ms += Double.parseDouble(m.group(2));
+                }
+            }
+            return ms / 1000;
+        } catch (IOException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        }
+    }
+
+    private static final Pattern THREAD_LINE = Pattern.compile("(?m)^\"(.*)\" .*? cpu=([0-9.]+)ms ");
 
     /** Where the figures come from: the process's /proc directory, or "not found". */
     public String describe() {
