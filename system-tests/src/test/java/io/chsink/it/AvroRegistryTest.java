@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.chsink.it.avro.AvroWire;
 import io.chsink.it.avro.TestRegistry;
 import io.chsink.it.kafka.EventProducer;
+import io.chsink.it.stack.TestPki;
+import io.chsink.it.stack.TlsProxy;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,6 +114,68 @@ class AvroRegistryTest {
                 h.deleteQuietly(right);
             }
         }
+    }
+
+    @Test
+    void overTlsWithAClientCertificateRecordsLandAnUntrustedCaOrAMissingKeyStoreFailsClearly() throws Exception {
+        Path dir = Path.of(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")), "avro-tls",
+                SinkHarness.unique("pki"));
+        TestPki ca = TestPki.create(dir, "registry-ca");
+        TestPki otherCa = TestPki.create(dir, "other-ca");
+        Path serverStore = ca.issue("registry", "localhost", "dns:localhost,ip:127.0.0.1");
+        Path clientStore = ca.issue("converter", "chsink-converter", null);
+        Path missing = dir.resolve("no-such-keystore.p12");
+        try (TestRegistry registry = new TestRegistry();
+                TlsProxy tls = TlsProxy.start(serverStore, ca.truststore(), URI.create(registry.url()).getPort())) {
+            String url = "https://localhost:" + tls.port();
+            String okTopic = table();
+            String untrustedTopic = table();
+            String noKeysTopic = table();
+            AvroWire w = new AvroWire(ROW, registry.register("row-value", ROW.toString()));
+            produce(okTopic, w, 1, 5);
+            produce(untrustedTopic, w, 1, 5);
+            produce(noKeysTopic, w, 1, 5);
+            String ok = SinkHarness.unique("sink_avro_tls");
+            String untrusted = SinkHarness.unique("sink_avro_tls");
+            String noKeys = SinkHarness.unique("sink_avro_tls");
+            try {
+                h.createConnector(ok, AvroTypesTest.EXAMPLE, tlsOverrides(okTopic, url, ca.truststore(), clientStore));
+                h.createConnector(untrusted, AvroTypesTest.EXAMPLE,
+                        tlsOverrides(untrustedTopic, url, otherCa.truststore(), clientStore));
+                h.createConnector(noKeys, AvroTypesTest.EXAMPLE, tlsOverrides(noKeysTopic, url, ca.truststore(), missing));
+                h.awaitRows(okTopic, 5, ok);
+                assertTrue(tls.handshakes() > 0, "the records' schema came through the TLS proxy");
+
+                String refused = h.awaitFailure(untrusted, Duration.ofSeconds(90));
+                assertTrue(refused.contains("the schema registry at " + url + " cannot be reached")
+                        && refused.contains("SSLHandshakeException"), refused);
+                String noStore = h.awaitFailure(noKeys, Duration.ofSeconds(90));
+                assertTrue(noStore.contains("Cannot read " + missing + " (schema.registry.ssl.keystore.location, "
+                        + "PKCS12): NoSuchFileException"), noStore);
+                for (String trace : List.of(refused, noStore)) {
+                    assertFalse(trace.contains(TestPki.PASSWORD), "a store password is in the failure");
+                }
+                assertEquals(0, h.scalar("SELECT count() FROM `" + untrustedTopic + "`"));
+                assertEquals(0, h.scalar("SELECT count() FROM `" + noKeysTopic + "`"));
+                System.out.println("AvroRegistryTest: TLS: " + tls.handshakes() + " handshakes; untrusted CA: "
+                        + SinkHarness.causeLine(refused) + "; missing key store: " + SinkHarness.causeLine(noStore));
+            } finally {
+                h.deleteQuietly(ok);
+                h.deleteQuietly(untrusted);
+                h.deleteQuietly(noKeys);
+            }
+        }
+    }
+
+    private Map<String, String> tlsOverrides(String topic, String url, Path truststore, Path keystore) {
+        Map<String, String> o = overrides(topic, url);
+        o.put("value.converter.schema.registry.ssl.truststore.location", truststore.toString());
+        o.put("value.converter.schema.registry.ssl.truststore.password", TestPki.PASSWORD);
+        o.put("value.converter.schema.registry.ssl.truststore.type", "PKCS12");
+        o.put("value.converter.schema.registry.ssl.keystore.location", keystore.toString());
+        o.put("value.converter.schema.registry.ssl.keystore.password", TestPki.PASSWORD);
+        o.put("value.converter.schema.registry.ssl.keystore.type", "PKCS12");
+        return o;
     }
 
     @Test

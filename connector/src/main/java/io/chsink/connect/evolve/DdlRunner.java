@@ -2,17 +2,16 @@ package io.chsink.connect.evolve;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
-import com.clickhouse.client.api.command.CommandResponse;
 import com.clickhouse.client.api.command.CommandSettings;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
 import io.chsink.connect.schema.TableSchemaSource;
+import io.chsink.connect.writer.Commands;
 import io.chsink.connect.writer.InsertFailure;
 import io.chsink.connect.writer.RetryPolicy;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -57,15 +56,7 @@ public final class DdlRunner {
             if (variants) {
                 s.serverSetting("allow_suspicious_variant_types", "1"); // Variant(Int32, Int64) from ["int","long"]
             }
-            try (CommandResponse r = client.execute(sql, s).get(TIMEOUT_S, TimeUnit.SECONDS)) {
-                // done
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            } catch (Exception e) {
-                Throwable c = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-                throw c instanceof RuntimeException ? (RuntimeException) c : new IllegalStateException(c.getMessage(), c);
-            }
+            Commands.run(client, sql, null, s, TIMEOUT_S);
         };
     }
 

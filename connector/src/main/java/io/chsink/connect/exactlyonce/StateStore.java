@@ -1,12 +1,12 @@
 package io.chsink.connect.exactlyonce;
 
 import com.clickhouse.client.api.Client;
-import com.clickhouse.client.api.command.CommandResponse;
 import com.clickhouse.client.api.command.CommandSettings;
 import com.clickhouse.client.api.query.GenericRecord;
 import com.clickhouse.client.api.query.QuerySettings;
 import io.chsink.connect.block.BlockManifest;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.writer.Commands;
 import io.chsink.connect.writer.InsertFailure;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -308,16 +307,7 @@ public final class StateStore implements RecordedBlocks {
         CommandSettings s = new CommandSettings();
         s.serverSetting("async_insert", "0");
         s.serverSetting("insert_deduplicate", "0"); // a manifest written again (a retry) is simply the latest
-        try (CommandResponse r = (params == null ? client.execute(sql, s) : client.execute(sql, params, s))
-                .get(TIMEOUT_S, TimeUnit.SECONDS)) {
-            // acknowledged
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (Exception e) {
-            Throwable c = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw c instanceof RuntimeException ? (RuntimeException) c : new IllegalStateException(c.getMessage(), c);
-        }
+        Commands.run(client, sql, params, s, TIMEOUT_S);
     }
 
     private static String literal(String s) {

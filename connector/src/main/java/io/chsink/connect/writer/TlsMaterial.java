@@ -1,11 +1,8 @@
 package io.chsink.connect.writer;
 
+import io.chsink.connect.config.KeyStoreFiles;
 import io.chsink.connect.config.TlsSettings;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
@@ -31,14 +28,7 @@ final class TlsMaterial {
     }
 
     private static KeyStore open(String file, String type, String password, String key) {
-        try (InputStream in = Files.newInputStream(Paths.get(file))) {
-            KeyStore store = KeyStore.getInstance(type);
-            store.load(in, password.toCharArray());
-            return store;
-        } catch (IOException | GeneralSecurityException e) {
-            throw new ConnectException("Cannot read " + file + " (" + key + ", " + type + "): "
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-        }
+        return KeyStoreFiles.open(file, type, password, key, ConnectException::new);
     }
 
     /** Every certificate of the trust store, as concatenated PEM blocks. */

@@ -2,6 +2,7 @@ package io.chsink.connect.convert.avro;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.chsink.connect.config.KeyStoreFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -11,8 +12,6 @@ import java.net.URL;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.ArrayList;
@@ -326,13 +325,6 @@ final class RegistryClient {
     }
 
     private static KeyStore load(String file, String type, String password, String key) {
-        try (InputStream in = Files.newInputStream(Paths.get(file))) {
-            KeyStore store = KeyStore.getInstance(type);
-            store.load(in, password.toCharArray());
-            return store;
-        } catch (IOException | GeneralSecurityException e) {
-            throw new ConfigException("Cannot read " + file + " (" + key + ", " + type + "): "
-                    + e.getClass().getSimpleName());
-        }
+        return KeyStoreFiles.open(file, type, password, key, ConfigException::new);
     }
 }
