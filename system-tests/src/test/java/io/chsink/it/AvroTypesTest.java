@@ -203,14 +203,7 @@ class AvroTypesTest {
         }
         String ref = SinkHarness.unique("avro_ref");
         h.stack.clickhouse().exec("CREATE TABLE `" + ref + "` (" + ddl + ") ENGINE = MergeTree ORDER BY id");
-        StringJoiner rows = new StringJoiner(", ");
-        for (int r = 0; r < ROWS; r++) {
-            StringJoiner row = new StringJoiner(", ", "(", ")");
-            for (Col c : cols) {
-                row.add(c.sql[r]);
-            }
-            rows.add(row.toString());
-        }
+        String rows = SqlRows.values(cols.stream().map(c -> c.sql).toList(), ROWS);
         h.stack.clickhouse().exec("INSERT INTO `" + ref + "` (" + names + ") VALUES " + rows);
         String expected = h.ch().query(select(cols, ref));
         assertEquals(ROWS, expected.split("\n").length, expected);

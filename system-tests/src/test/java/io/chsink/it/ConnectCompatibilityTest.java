@@ -14,12 +14,10 @@ import io.chsink.it.stack.RowWatcher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -187,26 +185,12 @@ class ConnectCompatibilityTest {
         void badRecordsAndOnlyThemGoToTheDeadLetterQueue() throws Exception {
             long begin = System.nanoTime();
             String topic = SinkHarness.unique("compat_dlq");
-            String dlq = topic + "_dlq";
             String connector = SinkHarness.unique("sink");
-            h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (id UInt32, level UInt8) ENGINE = MergeTree ORDER BY id");
-            h.stack.kafka().createTopic(topic, 1);
-            new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, DeadLetterReader.levelRecords());
-            Map<String, String> o = SinkHarness.overrides(topic, 1);
-            o.put("errors.deadletterqueue.topic.name", dlq);
+            Map<String, String> o = LevelRecords.prepare(h, topic);
             try {
                 create(connector, "clickhouse-sink-schemaless.json", o);
-                await(topic, "count()", 990, connector);
-                Thread.sleep(1500);
-                assertEquals(990, h.scalar("SELECT count() FROM `" + topic + "`"));
-                assertEquals(0, h.scalar("SELECT countIf(id % 100 = 7) FROM `" + topic + "`"));
-                List<ConsumerRecord<byte[], byte[]>> dead = DeadLetterReader.readAll(h.stack.kafka().bootstrapServers(), dlq, 10);
-                assertEquals(10, dead.size());
-                for (ConsumerRecord<byte[], byte[]> r : dead) {
-                    assertTrue(DeadLetterReader.isBadLevelRecord(r), new String(r.value(), java.nio.charset.StandardCharsets.UTF_8));
-                    String reason = DeadLetterReader.header(r, "__connect.errors.exception.message");
-                    assertTrue(reason.contains("field 'level'") && reason.contains("UInt8"), reason);
-                }
+                await(topic, "count()", LevelRecords.GOOD, connector);
+                LevelRecords.assertOnlyTheBadOnesWereDeadLettered(h, topic);
             } finally {
                 delete(connector);
             }

@@ -32,23 +32,6 @@ final class DeadLetterReader {
         return out;
     }
 
-    /**
-     * 1000 plain-JSON records for a table (id UInt32, level UInt8); the 10 with id % 100 = 7 have a level that is
-     * not a number ({@link #isBadLevelRecord}), the rest land.
-     */
-    static List<String> levelRecords() {
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            values.add(i % 100 == 7 ? "{\"id\":" + i + ",\"level\":\"high\"}" : "{\"id\":" + i + ",\"level\":" + (i % 200) + "}");
-        }
-        return values;
-    }
-
-    /** One of the bad records of {@link #levelRecords}, as it went in. */
-    static boolean isBadLevelRecord(ConsumerRecord<byte[], byte[]> r) {
-        return new String(r.value(), java.nio.charset.StandardCharsets.UTF_8).matches("\\{\"id\":(\\d*0)?7,\"level\":\"high\"\\}");
-    }
-
     static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         return new String(r.headers().lastHeader(name).value(), java.nio.charset.StandardCharsets.UTF_8);
     }

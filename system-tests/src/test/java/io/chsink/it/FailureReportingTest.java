@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /** What a user sees when data or configuration is wrong: failures that name what to fix, and nothing else lost. */
@@ -73,26 +72,12 @@ class FailureReportingTest {
     @Test
     void withToleranceAllExactlyTheBadRecordsGoToTheDeadLetterQueue() throws Exception {
         String topic = SinkHarness.unique("dlq_src");
-        String dlq = topic + "_dlq";
         String connector = SinkHarness.unique("sink");
-        h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (id UInt32, level UInt8) ENGINE = MergeTree ORDER BY id");
-        h.stack.kafka().createTopic(topic, 1);
-        new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, DeadLetterReader.levelRecords());
-        Map<String, String> o = SinkHarness.overrides(topic, 1);
-        o.put("errors.deadletterqueue.topic.name", dlq);
+        Map<String, String> o = LevelRecords.prepare(h, topic);
         try {
             h.createConnector(connector, "clickhouse-sink-schemaless.json", o);
-            h.awaitRows(topic, 990, connector);
-            Thread.sleep(1500);
-            assertEquals(990, h.scalar("SELECT count() FROM `" + topic + "`"));
-            assertEquals(0, h.scalar("SELECT countIf(id % 100 = 7) FROM `" + topic + "`"));
-            List<ConsumerRecord<byte[], byte[]>> dead = DeadLetterReader.readAll(h.stack.kafka().bootstrapServers(), dlq, 10);
-            assertEquals(10, dead.size());
-            for (ConsumerRecord<byte[], byte[]> r : dead) {
-                assertTrue(DeadLetterReader.isBadLevelRecord(r), new String(r.value(), java.nio.charset.StandardCharsets.UTF_8));
-                String reason = DeadLetterReader.header(r, "__connect.errors.exception.message");
-                assertMentions(reason, "field 'level'", "UInt8", "string is not a number");
-            }
+            h.awaitRows(topic, LevelRecords.GOOD, connector);
+            LevelRecords.assertOnlyTheBadOnesWereDeadLettered(h, topic);
         } finally {
             h.deleteQuietly(connector);
         }

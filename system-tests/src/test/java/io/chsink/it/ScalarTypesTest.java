@@ -374,14 +374,7 @@ class ScalarTypesTest {
         for (Col c : cols) {
             names.add("`" + c.name + "`");
         }
-        StringJoiner rows = new StringJoiner(", ");
-        for (int r = 0; r < ROWS; r++) {
-            StringJoiner row = new StringJoiner(", ", "(", ")");
-            for (Col c : cols) {
-                row.add(c.sql[r]);
-            }
-            rows.add(row.toString());
-        }
+        String rows = SqlRows.values(cols.stream().map(c -> c.sql).toList(), ROWS);
         h.stack.clickhouse().exec("INSERT INTO `" + ref + "` (" + names + ") VALUES " + rows);
         String expected = h.ch().query(readBack(cols, ref));
         // The reference itself holds what the literals say (spot checks of the edges).

@@ -49,12 +49,7 @@ public final class ClickHouseHttp {
     }
 
     public String query(String sql, Duration timeout) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/?wait_end_of_query=1"))
-                .timeout(timeout)
-                .header("X-ClickHouse-User", user)
-                .header("X-ClickHouse-Key", password)
-                .POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8))
-                .build();
+        HttpRequest request = request(sql, timeout);
         HttpResponse<String> response;
         try {
             response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -76,12 +71,7 @@ public final class ClickHouseHttp {
      * memory); throws {@link ClickHouseQueryException} on any non-200 answer.
      */
     public void queryLines(String sql, Duration timeout, Consumer<String> lines) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/?wait_end_of_query=1"))
-                .timeout(timeout)
-                .header("X-ClickHouse-User", user)
-                .header("X-ClickHouse-Key", password)
-                .POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8))
-                .build();
+        HttpRequest request = request(sql, timeout);
         try {
             HttpResponse<InputStream> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
             try (BufferedReader in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8),
@@ -102,6 +92,15 @@ public final class ClickHouseHttp {
             Thread.currentThread().interrupt();
             throw new ClickHouseQueryException("interrupted while querying ClickHouse at " + url + ": " + abbreviate(sql), -1, e);
         }
+    }
+
+    private HttpRequest request(String sql, Duration timeout) {
+        return HttpRequest.newBuilder(URI.create(url + "/?wait_end_of_query=1"))
+                .timeout(timeout)
+                .header("X-ClickHouse-User", user)
+                .header("X-ClickHouse-Key", password)
+                .POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8))
+                .build();
     }
 
     /** Runs a statement whose answer does not matter (DDL, INSERT ... SELECT). */
