@@ -298,25 +298,45 @@ final class FaultInjector {
         return new Hit(Kind.TASK_RESTART, false, "task " + task + " restarted; MISSED: " + tries);
     }
 
+    /**
+     * A second worker joins the group and leaves it while ClickHouse is frozen on an insert; a join whose insert
+     * ended before the freeze (inserts take tens of ms) is tried again, like a task restart, up to
+     * {@link #RESTART_ATTEMPTS} times.
+     */
     private Hit joinAndLeave() throws Exception {
+        List<String> tries = new ArrayList<>();
+        for (int attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
+            String what = joinAndLeaveOnce();
+            if (what != null && !what.startsWith("MISSED")) {
+                return new Hit(Kind.WORKER_JOIN_LEAVE, true, "joined, left (attempt " + attempt + ") with " + what);
+            }
+            if (what == null) {
+                tries.add("no insert within " + insertWait.toSeconds() + " s");
+                break;
+            }
+            tries.add(what);
+        }
+        return new Hit(Kind.WORKER_JOIN_LEAVE, false, "joined, left; MISSED: " + tries);
+    }
+
+    /** One join and leave; what {@link #whileClickHouseFrozenOnAnInsert} saw (null: no insert ran). */
+    private String joinAndLeaveOnce() throws Exception {
         ConnectWorker second = new ConnectWorker();
         Path dir = Paths.get(System.getProperty("chsink.work.dir", "target/stack"), connector + "-w2-"
                 + random.nextInt(1_000_000)).toAbsolutePath();
         Path log = dir.resolve("worker.log");
         secondLogs.add(log);
-        String what;
         try {
             second.start(dir, h.stack.kafka().bootstrapServers());
             Thread.sleep(2000 + random.nextInt(4000));
-            what = whileClickHouseFrozenOnAnInsert(deadline(), log, () -> CompletableFuture.runAsync(second::stop));
+            String what = whileClickHouseFrozenOnAnInsert(deadline(), log, () -> CompletableFuture.runAsync(second::stop));
             if (what == null) {
                 second.stop();
             }
+            return what;
         } finally {
             second.close();
         }
-        return new Hit(Kind.WORKER_JOIN_LEAVE, what != null && !what.startsWith("MISSED"), "joined, left "
-                + (what == null ? "(MISSED: no insert within " + insertWait.toSeconds() + " s)" : "with " + what));
     }
 
     /**

@@ -30,7 +30,8 @@ final class Lz4Native {
                 String why = null;
                 try {
                     LZ4Factory.nativeInstance();
-                } catch (Throwable e) { // UnsatisfiedLinkError, or an AssertionError of lz4-java's loader
+                } catch (LinkageError | RuntimeException | AssertionError e) {
+                    // UnsatisfiedLinkError / ExceptionInInitializerError, or lz4-java's own AssertionError
                     why = e.getClass().getSimpleName() + ": " + e.getMessage();
                 }
                 implementation = LZ4Factory.fastestInstance().fastCompressor().getClass().getSimpleName();
