@@ -1,6 +1,7 @@
 package io.chsink.it.cdc;
 
 import io.chsink.it.stack.ClickHouseHttp;
+import io.chsink.it.stack.ClickHouseQueryException;
 import io.chsink.it.stack.PostgresServer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -610,14 +611,23 @@ public final class CdcWorkload {
 
     /**
      * Compares until both sides are equal or {@code timeout} passes; {@code failure} (may be null) is asked between
-     * rounds and ends the wait with its message. Returns the last comparison.
+     * rounds and ends the wait with its message. A ClickHouse table that does not exist yet (HTTP 404: one the sink
+     * creates with auto.create from its first record) counts as not equal yet. Returns the last comparison.
      */
     public List<TableComparison> awaitEqual(ClickHouseHttp ch, String database, Duration timeout,
             Supplier<String> failure) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            List<TableComparison> r = compare(ch, database);
-            if (r.stream().allMatch(TableComparison::equal) || System.nanoTime() > deadline) {
+            List<TableComparison> r;
+            try {
+                r = compare(ch, database);
+            } catch (ClickHouseQueryException e) {
+                if (e.httpStatus() != 404 || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                r = null;
+            }
+            if (r != null && (r.stream().allMatch(TableComparison::equal) || System.nanoTime() > deadline)) {
                 return r;
             }
             String f = failure == null ? null : failure.get();
