@@ -1,5 +1,6 @@
 package io.chsink.it;
 
+import static io.chsink.it.Mentions.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -255,11 +256,5 @@ class BadInputTest {
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         org.apache.kafka.common.header.Header h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    private static void assertMentions(String text, String... parts) {
-        for (String p : parts) {
-            assertTrue(text.contains(p), () -> "expected '" + p + "' in:\n" + text);
-        }
     }
 }

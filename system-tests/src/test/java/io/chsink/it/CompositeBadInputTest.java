@@ -1,5 +1,6 @@
 package io.chsink.it;
 
+import static io.chsink.it.Mentions.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,12 +39,6 @@ class CompositeBadInputTest {
             case 1: return g.replace("\"a\":[1,2,", "\"a\":[1,\"two\","); // array element not a UInt8
             case 2: return g.replace("\"y\":\"y\"}", "\"z\":\"y\"}"); // Tuple element 'y' missing, unknown 'z'
             default: return g.replace("{\"a\":1,\"b\":\"q\"}", "{\"a\":1,\"c\":\"q\"}"); // Nested element shape
-        }
-    }
-
-    private static void assertMentions(String text, String... parts) {
-        for (String p : parts) {
-            assertTrue(text.contains(p), () -> "expected '" + p + "' in:\n" + text);
         }
     }
 

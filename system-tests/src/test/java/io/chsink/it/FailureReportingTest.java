@@ -1,5 +1,6 @@
 package io.chsink.it;
 
+import static io.chsink.it.Mentions.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,12 +16,6 @@ import org.junit.jupiter.api.Test;
 /** What a user sees when data or configuration is wrong: failures that name what to fix, and nothing else lost. */
 class FailureReportingTest {
     private final SinkHarness h = new SinkHarness();
-
-    private static void assertMentions(String text, String... parts) {
-        for (String p : parts) {
-            assertTrue(text.contains(p), () -> "expected '" + p + "' in:\n" + text);
-        }
-    }
 
     @Test
     void aMissingTableIsRefusedAtCreationAndFailsTheTaskWhenATopicAppearsLater() throws Exception {
