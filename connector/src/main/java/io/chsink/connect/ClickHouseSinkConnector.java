@@ -106,6 +106,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
             values.put(v.name(), v);
         }
         checkBufferBound(values);
+        checkTombstones(values);
         for (String key : new String[] {SinkConfig.CLICKHOUSE_URL, SinkConfig.CLICKHOUSE_USER,
                 SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
                 SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS, SinkConfig.SSL_TRUSTSTORE_LOCATION,
@@ -120,6 +121,17 @@ public class ClickHouseSinkConnector extends SinkConnector {
         }
         new ServerCheck(new SinkConfig(connectorConfigs), connectorConfigs.get("topics"), values).run();
         return config;
+    }
+
+    /** tombstones.behavior=delete needs cdc.mode=debezium (a delete is a row of its ReplacingMergeTree). */
+    private static void checkTombstones(Map<String, ConfigValue> values) {
+        ConfigValue t = values.get(SinkConfig.TOMBSTONES_BEHAVIOR);
+        ConfigValue mode = values.get(SinkConfig.CDC_MODE);
+        if (t != null && mode != null && "delete".equals(t.value()) && !"debezium".equals(mode.value())) {
+            t.addErrorMessage(SinkConfig.TOMBSTONES_BEHAVIOR + "=delete needs " + SinkConfig.CDC_MODE
+                    + "=debezium: a deleted row is a row of its ReplacingMergeTree(version, is_deleted) there; with "
+                    + SinkConfig.CDC_MODE + "=" + mode.value() + " use skip or fail");
+        }
     }
 
     /** flush.max.bytes must stay below buffer.max.bytes; reported on buffer.max.bytes. */

@@ -138,6 +138,7 @@ public class ClickHouseSinkTask extends SinkTask {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
         tables.resolve(records, now);
+        rows.prepare(records);
         stats.received(records.size());
         delivery.prepare(records);
         // Consecutive records mostly come from one topic: its table (and, as the delivery allows, its open block)
@@ -201,6 +202,7 @@ public class ClickHouseSinkTask extends SinkTask {
             delivery.skipped(r, table);
             return open;
         }
+        rows.appended(r, block, block.table());
         return delivery.appended(r, table, block);
     }
 
@@ -242,7 +244,7 @@ public class ClickHouseSinkTask extends SinkTask {
      */
     private TableBlock blockBeyondItsTable(SinkRecord r, TableId table, TableBlock block) {
         try {
-            if (block == null && tables.create(r, table, batchMs)) {
+            if (block == null && tables.create(rows.forCreate(r), table, batchMs)) {
                 block = delivery.blockFor(r, table, null); // auto.create made the table
             }
             if (block != null && evolution.mustEvolve(block.mapping(), r)) {
@@ -278,6 +280,7 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         if (block.isReplay()) {
             List<TableBlock> dropped = new ArrayList<>(buffer.clear(table));
+            dropped.forEach(rows::blockDone);
             rewinds.rewind(dropped, tp -> true, "table " + table + " gained columns while a recorded block was "
                     + "being rebuilt for its old columns");
             if (rewinds.skip(r)) {
@@ -330,6 +333,7 @@ public class ClickHouseSinkTask extends SinkTask {
             backpressure.progressed(System.currentTimeMillis());
             if (c.failure == null) {
                 verified = true;
+                rows.blockDone(c.block);
                 delivery.verified(c.block);
                 stats.inserted(c.block);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
@@ -356,6 +360,7 @@ public class ClickHouseSinkTask extends SinkTask {
         tables.forget(failed.table());
         List<TableBlock> dropped = new ArrayList<>(buffer.clear(failed.table()));
         dropped.add(failed);
+        dropped.forEach(rows::blockDone);
         rewinds.rewind(dropped, tp -> true, "table " + failed.table() + " changed while a block was on its way ("
                 + reason + ")");
     }
@@ -373,7 +378,7 @@ public class ClickHouseSinkTask extends SinkTask {
 
     /** Bytes held in open, queued and in-flight blocks: what buffer.max.bytes bounds. */
     private long heldBytes() {
-        return buffer.sizeInBytes() + pipeline.inFlightBytes();
+        return buffer.sizeInBytes() + pipeline.inFlightBytes() + rows.heldBytes();
     }
 
     /** How long Connect's next poll may wait for records: long enough to batch, short enough to look at inserts. */
@@ -484,6 +489,7 @@ public class ClickHouseSinkTask extends SinkTask {
         collectCompletions();
         Set<TopicPartition> revoked = new HashSet<>(partitions);
         Collection<TableBlock> dropped = buffer.clear();
+        dropped.forEach(rows::blockDone);
         rewinds.revoked(revoked);
         delivery.revoked(revoked);
         backpressure.revoked(revoked);

@@ -33,13 +33,24 @@ final class ChangeEvent {
     final long version;
     /** Whether the image is the flattened record itself (its __deleted and __op fields are not row fields). */
     final boolean flattened;
+    /**
+     * The schema of the table's full rows' image: the envelope's before/after field schema (also for a delete whose
+     * before is missing or key-only), the image's own schema in the flattened form; null without schemas.
+     */
+    final Schema fullSchema;
 
     private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, long version, boolean flattened) {
+        this(kind, image, imageSchema, version, flattened, imageSchema);
+    }
+
+    private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, long version, boolean flattened,
+            Schema fullSchema) {
         this.kind = kind;
         this.image = image;
         this.imageSchema = imageSchema;
         this.version = version;
         this.flattened = flattened;
+        this.fullSchema = fullSchema;
     }
 
     /** A change event that cannot be read: the reason, for {@link DebeziumRows} to name the record. */
@@ -88,7 +99,8 @@ final class ChangeEvent {
                         throw new Malformed("a delete (op 'd') with neither a before image nor a Struct or map key");
                     }
                 }
-                return new ChangeEvent(Kind.DELETE, before, schemaOf(before), version(record, envelope), false);
+                return new ChangeEvent(Kind.DELETE, before, schemaOf(before), version(record, envelope), false,
+                        imageSchemaOf(envelope));
             }
             case "t":
                 return new ChangeEvent(Kind.TRUNCATE, null, null, 0, false);
@@ -220,6 +232,22 @@ final class ChangeEvent {
             throw new Malformed(field + " is " + kindOf(v) + ", not a string");
         }
         return (String) v;
+    }
+
+    /** The envelope's before (or after) field schema when it is a struct schema, else null. */
+    private static Schema imageSchemaOf(FieldAccess envelope) {
+        Object v = envelope.value();
+        if (!(v instanceof org.apache.kafka.connect.data.Struct)) {
+            return null;
+        }
+        Schema s = ((org.apache.kafka.connect.data.Struct) v).schema();
+        for (String f : new String[] {"before", "after"}) {
+            org.apache.kafka.connect.data.Field field = s.field(f);
+            if (field != null && field.schema().type() == Schema.Type.STRUCT) {
+                return field.schema();
+            }
+        }
+        return null;
     }
 
     private static Schema schemaOf(FieldAccess image) {

@@ -5,75 +5,557 @@ import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.schema.TableId;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code cdc.mode=debezium}: a record is a Debezium change event and becomes one row of a
- * ReplacingMergeTree(version, is_deleted) table: creates, snapshot reads and updates write the after image with
- * deleted = 0, deletes the key (the key fields of the before image, or the record key; the other columns take
- * their defaults, see {@link #nullsTakeDefaults}; a record without a key: the whole before image) with
- * deleted = 1, both with the version
- * of {@link ChangeVersion}. Tombstones (the null value Debezium writes after a delete) and truncates
- * ({@code cdc.truncate.behavior=skip}) write no row. The row depends on the record alone: the same record always
- * gives the same row and version (exactly_once rebuilds stay identical, replays collapse).
+ * ReplacingMergeTree(version, is_deleted) table, with the version of {@link ChangeVersion}:
+ * <ul>
+ *   <li>creates, snapshot reads and updates write the after image with deleted = 0; a column holding Debezium's
+ *       placeholder for an unchanged TOAST value takes the row's current value;
+ *   <li>deletes write the key (the key fields of the before image, or the record key) with deleted = 1, plus the
+ *       columns the table's sorting and partition keys read, from the row's current value (else from before), so
+ *       that the delete lands where the row it deletes is; the other columns take their defaults;
+ *   <li>a tombstone (tombstones.behavior=delete, the default in this mode) deletes the row its key names: its delete
+ *       row has the current row's version + 1 (the delete that became the tombstone came after that change and
+ *       before any later one), or, when the current row is already a delete, that delete again;
+ *   <li>truncates ({@code cdc.truncate.behavior=skip}) write no row.
+ * </ul>
+ * The current row of a key is the latest one this task appended and has not yet seen inserted ({@link PendingRows}),
+ * else the table's (one keyed query per table and batch, {@link CurrentRowReader}): all changes of a key come
+ * through one partition, so nothing else can be newer.
  */
-public final class DebeziumRows implements RowSource {
+public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private static final Logger LOG = LoggerFactory.getLogger(DebeziumRows.class);
 
     private final RowShapes shapes;
+    private final String versionColumn;
+    private final String deletedColumn;
     private final boolean failOnTruncate;
+    private final String tombstones;
+    private final Placeholders placeholders;
     private final TableRouter router;
     private final Consumer<TableId> tableCheck;
+    private final Function<TableId, TableLayout> layoutLoader;
+    private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
+    private final CurrentRowReader reader;
+    private final PendingRows pending = new PendingRows();
     private final Map<Schema, List<String>> keyNames = new IdentityHashMap<>();
+    private final Map<Schema, Field[]> textFields = new IdentityHashMap<>();
+    private final Set<TableId> keyChecked = new HashSet<>();
+    /** This batch: the change event read for each record by {@link #prepare}, and the rows read from tables. */
+    private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
+    private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
+    private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
+    private long lookups;
 
     public DebeziumRows(SinkConfig config, Client client) {
-        this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(), new TableRouter(config),
-                t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(), config.cdcDeletedColumn()));
+        this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(),
+                config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), new TableRouter(config),
+                t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(), config.cdcDeletedColumn()),
+                t -> TableLayout.load(client, t), null, client);
     }
 
     DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, TableRouter router,
             Consumer<TableId> tableCheck) {
+        this(versionColumn, deletedColumn, failOnTruncate, "delete", "__debezium_unavailable_value", router, tableCheck,
+                t -> null, (t, k, keys, cols) -> new HashMap<>(), null);
+    }
+
+    DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, String tombstones,
+            String placeholder, TableRouter router, Consumer<TableId> tableCheck,
+            Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client) {
         this.shapes = new RowShapes(versionColumn, deletedColumn);
+        this.versionColumn = versionColumn;
+        this.deletedColumn = deletedColumn;
         this.failOnTruncate = failOnTruncate;
+        this.tombstones = tombstones;
+        this.placeholders = new Placeholders(placeholder);
         this.router = router;
         this.tableCheck = tableCheck;
+        this.layoutLoader = layoutLoader;
+        this.reader = reader != null ? reader : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, layouts);
+    }
+
+    // ---------------------------------------------------------------- the batch: what needs a current row
+
+    /** One table's keys whose current row this batch needs, and the columns it needs of them. */
+    private static final class Need {
+        List<String> keyColumns;
+        final Set<RowKey> keys = new LinkedHashSet<>();
+        final Set<String> columns = new LinkedHashSet<>();
     }
 
     @Override
+    public void prepare(Collection<SinkRecord> records) {
+        events.clear();
+        fetched.clear();
+        asked.clear();
+        Map<TableId, Need> needs = new HashMap<>();
+        String lastTopic = null;
+        TableId table = null;
+        for (SinkRecord r : records) {
+            if (!r.topic().equals(lastTopic)) {
+                lastTopic = r.topic();
+                table = router.tableFor(lastTopic);
+            }
+            TableLayout layout = layouts.get(table);
+            if (r.value() == null) {
+                if (tombstones.equals("delete") && layout != null) {
+                    need(needs, table, r.key(), layout.keyedBeyond(keyFieldsOrEmpty(r.key())));
+                }
+                continue;
+            }
+            ChangeEvent e;
+            try {
+                e = ChangeEvent.read(r);
+            } catch (ChangeEvent.Malformed m) {
+                events.put(r, m);
+                continue;
+            }
+            events.put(r, e);
+            if (e.kind == ChangeEvent.Kind.UPSERT) {
+                List<String> toast = placeholderFields(e);
+                if (!toast.isEmpty()) {
+                    need(needs, table, r.key(), toast);
+                }
+            } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
+                List<String> beyond = layout.keyedBeyond(keyFieldsOrEmpty(r.key()));
+                if (!beyond.isEmpty()) {
+                    need(needs, table, r.key(), beyond);
+                }
+            }
+        }
+        for (Map.Entry<TableId, Need> n : needs.entrySet()) {
+            Need need = n.getValue();
+            List<RowKey> unknown = new ArrayList<>();
+            for (RowKey k : need.keys) {
+                if (!pending.has(n.getKey(), k)) {
+                    unknown.add(k);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                Set<String> columns = new LinkedHashSet<>();
+                TableLayout layout = layouts.get(n.getKey());
+                for (String c : need.columns) {
+                    if (layout == null || layout.types.containsKey(c)) {
+                        columns.add(c);
+                    }
+                }
+                lookups++;
+                fetched.put(n.getKey(), new HashMap<>(reader.read(n.getKey(), need.keyColumns, unknown, columns)));
+                asked.computeIfAbsent(n.getKey(), t -> new HashSet<>()).addAll(unknown);
+            }
+        }
+    }
+
+    private void need(Map<TableId, Need> needs, TableId table, Object key, List<String> columns) {
+        RowKey k = RowKey.of(key, null);
+        if (k == null) {
+            return; // toRow reports why, where the current row is needed
+        }
+        Need n = needs.computeIfAbsent(table, t -> new Need());
+        if (n.keyColumns == null) {
+            n.keyColumns = k.columns;
+        } else if (!n.keyColumns.equals(k.columns)) {
+            return; // a key of another shape (the table's key changed): toRow reports it if it matters
+        }
+        n.keys.add(k);
+        n.columns.addAll(columns);
+    }
+
+    /** The text and bytes fields of an upsert's image that hold Debezium's placeholder. */
+    private List<String> placeholderFields(ChangeEvent e) {
+        List<String> out = new ArrayList<>(0);
+        Object image = e.image.value();
+        if (image instanceof Struct) {
+            Struct s = (Struct) image;
+            for (Field f : textFields(s.schema())) {
+                if (placeholders.is(s.get(f))) {
+                    out.add(f.name());
+                }
+            }
+        } else if (image instanceof Map) {
+            for (Map.Entry<?, ?> en : ((Map<?, ?>) image).entrySet()) {
+                if (placeholders.is(en.getValue())) {
+                    out.add(String.valueOf(en.getKey()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private Field[] textFields(Schema schema) {
+        Field[] fs = textFields.get(schema);
+        if (fs == null) {
+            List<Field> l = new ArrayList<>();
+            for (Field f : schema.fields()) {
+                Schema.Type t = f.schema().type();
+                boolean decimal = "org.apache.kafka.connect.data.Decimal".equals(f.schema().name());
+                if (t == Schema.Type.STRING || t == Schema.Type.BYTES && !decimal) {
+                    l.add(f);
+                }
+            }
+            fs = l.toArray(new Field[0]);
+            textFields.put(schema, fs);
+        }
+        return fs;
+    }
+
+    // ---------------------------------------------------------------- one record
+
+    @Override
     public SinkRecord toRow(SinkRecord record) {
+        TableId table = router.tableFor(record.topic());
         if (record.value() == null) {
-            return null; // the tombstone after a delete: the delete event itself wrote the row
+            return tombstone(record, table);
         }
-        ChangeEvent e;
-        try {
-            e = ChangeEvent.read(record);
-        } catch (ChangeEvent.Malformed m) {
-            throw new RecordMappingException(describe(record) + ": malformed Debezium change event: " + m.getMessage());
+        Object read = events.remove(record);
+        if (read == null) {
+            try {
+                read = ChangeEvent.read(record);
+            } catch (ChangeEvent.Malformed m) {
+                read = m;
+            }
         }
+        if (read instanceof ChangeEvent.Malformed) {
+            throw new RecordMappingException(describe(record) + ": malformed Debezium change event: "
+                    + ((ChangeEvent.Malformed) read).getMessage());
+        }
+        ChangeEvent e = (ChangeEvent) read;
         if (e.kind == ChangeEvent.Kind.TRUNCATE) {
             return truncate(record);
         }
-        boolean deleted = e.kind == ChangeEvent.Kind.DELETE;
+        checkKeyIsSorted(record, table);
         Object image = e.image.value();
-        List<String> keyFields = deleted ? keyFields(record.key()) : null;
-        if (image instanceof Struct) {
-            Struct row = shapes.row((Struct) image, e.flattened, e.version, deleted, keyFields);
-            return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(),
-                    row.schema(), row, record.timestamp(), record.headers());
+        if (e.kind == ChangeEvent.Kind.UPSERT) {
+            return upsert(record, table, e, image);
         }
-        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, deleted, keyFields);
-        return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), null, row,
-                record.timestamp(), record.headers());
+        return delete(record, table, e, image);
     }
+
+    private SinkRecord upsert(SinkRecord record, TableId table, ChangeEvent e, Object image) {
+        List<String> toast = placeholderFields(e);
+        if (image instanceof Struct) {
+            Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
+            if (!toast.isEmpty()) {
+                CurrentRow current = currentForToast(record, table, toast);
+                for (String c : toast) {
+                    Field f = row.schema().field(c);
+                    row.put(f, fill(current, c, f.schema(), record, table));
+                }
+            }
+            return withValue(record, row.schema(), row);
+        }
+        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, false, null, null);
+        if (!toast.isEmpty()) {
+            CurrentRow current = currentForToast(record, table, toast);
+            for (String c : toast) {
+                Object v = current.get(c);
+                row.put(c, current.fromTable ? ClickHouseCurrentRows.text(v) : v);
+            }
+        }
+        return withValue(record, null, row);
+    }
+
+    private CurrentRow currentForToast(SinkRecord record, TableId table, List<String> toast) {
+        StringBuilder why = new StringBuilder();
+        RowKey key = RowKey.of(record.key(), why);
+        CurrentRow current = key == null ? null : current(table, key);
+        if (current == null || current.deleted) {
+            throw new RecordMappingException(describe(record) + ": column(s) " + toast + " hold Debezium's "
+                    + "placeholder for an unchanged TOAST value ('" + placeholders.text() + "', "
+                    + SinkConfig.CDC_UNAVAILABLE_PLACEHOLDER + "), and the row's current value is unknown: "
+                    + (key == null ? why : "key " + key + (current == null ? " is in neither the table nor a pending "
+                            + "block (never snapshotted, or the create of a primary-key change)"
+                            : " is deleted there")) + ". Set REPLICA IDENTITY FULL on the source table, or "
+                    + "re-snapshot it");
+        }
+        for (String c : toast) {
+            if (!current.has(c)) {
+                throw new RecordMappingException(describe(record) + ": column '" + c + "' holds Debezium's "
+                        + "placeholder for an unchanged TOAST value, and the current row of key " + key
+                        + " has no such column");
+            }
+        }
+        return current;
+    }
+
+    /** The current value of column {@code c} as a value of field schema {@code s} (text or bytes). */
+    private Object fill(CurrentRow current, String c, Schema s, SinkRecord record, TableId table) {
+        Object v = current.get(c);
+        if (v == null) {
+            return null;
+        }
+        if (s.type() == Schema.Type.STRING) {
+            if (v instanceof String) {
+                return v;
+            }
+            if (v instanceof byte[]) {
+                return new String((byte[]) v, StandardCharsets.UTF_8);
+            }
+        } else if (s.type() == Schema.Type.BYTES) {
+            if (v instanceof byte[] || v instanceof ByteBuffer) {
+                return v;
+            }
+            if (v instanceof String) {
+                return ((String) v).getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        throw new RecordMappingException(describe(record) + ": column '" + c + "' holds Debezium's placeholder for "
+                + "an unchanged TOAST value, and its current value (" + v.getClass().getSimpleName() + ") does not "
+                + "fit the field (" + s.type() + ")");
+    }
+
+    private SinkRecord delete(SinkRecord record, TableId table, ChangeEvent e, Object image) {
+        List<String> keyFields = keyFields(record.key());
+        if (keyFields == null) {
+            // No key: the whole before image (REPLICA IDENTITY FULL is what makes such deletes possible).
+            if (image instanceof Struct) {
+                Struct row = shapes.row((Struct) image, e.flattened, e.version, true);
+                return withValue(record, row.schema(), row);
+            }
+            Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, true, null, null);
+            return withValue(record, null, row);
+        }
+        TableLayout layout = layouts.get(table);
+        List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(keyFields);
+        CurrentRow current = null;
+        if (!beyond.isEmpty()) {
+            RowKey key = RowKey.of(record.key(), null);
+            current = key == null ? null : current(table, key);
+        }
+        if (image instanceof Struct) {
+            Struct img = (Struct) image;
+            List<String> extra = new ArrayList<>();
+            List<Schema> schemas = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            for (String c : beyond) {
+                if (current != null && current.has(c)) {
+                    Object v = current.get(c);
+                    Schema s = current.fromTable ? Schema.OPTIONAL_STRING_SCHEMA : current.schemaOf(c);
+                    extra.add(c);
+                    schemas.add(s);
+                    values.add(current.fromTable ? (v == null ? null : ClickHouseCurrentRows.text(v)) : v);
+                } else if (img.schema().field(c) != null && img.getWithoutDefault(c) != null) {
+                    // Not in ClickHouse: the row never landed, so where the delete goes matters little; before's
+                    // value is right under REPLICA IDENTITY FULL.
+                    extra.add(c);
+                    schemas.add(img.schema().field(c).schema());
+                    values.add(img.getWithoutDefault(c));
+                }
+            }
+            Struct row = shapes.deleteRow(img, e.flattened, e.version, keyFields, extra, schemas.toArray(new Schema[0]),
+                    values.toArray(), e.fullSchema);
+            return withValue(record, row.schema(), row);
+        }
+        Map<?, ?> img = (Map<?, ?>) image;
+        Map<String, Object> extra = new LinkedHashMap<>();
+        for (String c : beyond) {
+            if (current != null && current.has(c)) {
+                Object v = current.get(c);
+                extra.put(c, current.fromTable && v != null ? ClickHouseCurrentRows.text(v) : v);
+            } else if (img.get(c) != null) {
+                extra.put(c, img.get(c));
+            }
+        }
+        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, extra);
+        return withValue(record, null, row);
+    }
+
+    /** A record with a null value: skipped, a bad record, or the delete of the row its key names. */
+    private SinkRecord tombstone(SinkRecord record, TableId table) {
+        switch (tombstones) {
+            case "fail":
+                throw RecordMappingException.tombstone(record, table);
+            case "skip":
+                return null;
+            default:
+                break;
+        }
+        if (record.key() == null) {
+            return null; // names no row (a table without a primary key): nothing to delete
+        }
+        StringBuilder why = new StringBuilder();
+        RowKey key = RowKey.of(record.key(), why);
+        if (key == null) {
+            throw new RecordMappingException(describe(record) + ": a tombstone (null value) with "
+                    + SinkConfig.TOMBSTONES_BEHAVIOR + "=delete deletes the row its key names, but " + why);
+        }
+        TableLayout layout = layouts.get(table);
+        CurrentRow current = layout == null ? null : current(table, key);
+        if (current == null) {
+            return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
+        }
+        long version = current.deleted ? current.version : current.version + 1;
+        List<String> beyond = layout.keyedBeyond(key.columns);
+        if (record.key() instanceof Struct) {
+            Struct k = (Struct) record.key();
+            List<String> extra = new ArrayList<>();
+            List<Schema> schemas = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            for (String c : beyond) {
+                if (current.has(c)) {
+                    Object v = current.get(c);
+                    extra.add(c);
+                    schemas.add(current.fromTable ? Schema.OPTIONAL_STRING_SCHEMA : current.schemaOf(c));
+                    values.add(current.fromTable ? (v == null ? null : ClickHouseCurrentRows.text(v)) : v);
+                }
+            }
+            Struct row = shapes.deleteRow(k, false, version, key.columns, extra, schemas.toArray(new Schema[0]),
+                    values.toArray(), null);
+            return withValue(record, row.schema(), row);
+        }
+        Map<String, Object> extra = new LinkedHashMap<>();
+        for (String c : beyond) {
+            if (current.has(c)) {
+                Object v = current.get(c);
+                extra.put(c, current.fromTable && v != null ? ClickHouseCurrentRows.text(v) : v);
+            }
+        }
+        Map<String, Object> row = shapes.row((Map<?, ?>) record.key(), false, version, true, key.columns, extra);
+        return withValue(record, null, row);
+    }
+
+    /** The current row of a key: pending in this task, else read from the table for this batch. */
+    private CurrentRow current(TableId table, RowKey key) {
+        CurrentRow p = pending.find(table, key);
+        if (p != null) {
+            return p;
+        }
+        Set<RowKey> a = asked.get(table);
+        if (a == null || !a.contains(key)) {
+            // Not asked for in prepare (a record toRow saw without prepare): ask now, for every column.
+            lookups++;
+            TableLayout layout = layouts.get(table);
+            List<String> cols = layout == null ? List.of() : new ArrayList<>(layout.types.keySet());
+            fetched.computeIfAbsent(table, t -> new HashMap<>())
+                    .putAll(reader.read(table, key.columns, List.of(key), cols));
+            asked.computeIfAbsent(table, t -> new HashSet<>()).add(key);
+        }
+        Map<RowKey, CurrentRow> f = fetched.get(table);
+        return f == null ? null : f.get(key);
+    }
+
+    private SinkRecord withValue(SinkRecord record, Schema schema, Object value) {
+        return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), schema,
+                value, record.timestamp(), record.headers());
+    }
+
+    /**
+     * A cdc.mode=debezium table must be sorted by the record key (the source's primary key): a key field outside the
+     * sorting key lets rows of different keys replace each other. Checked on the first keyed record of each table.
+     */
+    private void checkKeyIsSorted(SinkRecord record, TableId table) {
+        if (keyChecked.contains(table)) {
+            return;
+        }
+        TableLayout layout = layouts.get(table);
+        List<String> keys = keyFields(record.key());
+        if (layout == null || keys == null) {
+            return;
+        }
+        keyChecked.add(table);
+        List<String> missing = new ArrayList<>();
+        for (String k : keys) {
+            if (!layout.sorting.contains(k)) {
+                missing.add(k);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new ConnectException("Table " + table.quoted() + " is sorted by " + layout.sorting + ", which lacks "
+                    + "the record key's field(s) " + missing + " (the source's primary key): ReplacingMergeTree keeps "
+                    + "one row per sorting key, so rows of different keys would replace each other. Make its ORDER "
+                    + "BY contain every key field (e.g. ORDER BY (" + String.join(", ", quoteAll(keys)) + ")) by "
+                    + "creating it anew; columns before them are fine if they never change for a row.");
+        }
+    }
+
+    private static List<String> quoteAll(List<String> names) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            out.add(TableId.quote(n));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- blocks
+
+    @Override
+    public void appended(SinkRecord row, Object block, TableId table) {
+        RowKey key = RowKey.of(row.key(), null);
+        if (key == null) {
+            return;
+        }
+        Object v = row.value();
+        long version;
+        boolean deleted;
+        if (v instanceof Struct) {
+            Struct s = (Struct) v;
+            version = (Long) s.get(versionColumn);
+            deleted = ((Number) s.get(deletedColumn)).intValue() != 0;
+        } else if (v instanceof Map) {
+            Map<?, ?> m = (Map<?, ?>) v;
+            version = ((Number) m.get(versionColumn)).longValue();
+            deleted = ((Number) m.get(deletedColumn)).intValue() != 0;
+        } else {
+            return;
+        }
+        pending.appended(table, key, version, deleted, v, block);
+    }
+
+    @Override
+    public void blockDone(Object block) {
+        pending.done(block);
+    }
+
+    @Override
+    public long heldBytes() {
+        return pending.heldBytes();
+    }
+
+    @Override
+    public SinkRecord forCreate(SinkRecord row) {
+        if (row.value() instanceof Struct) {
+            Schema full = shapes.fullRowSchema(((Struct) row.value()).schema());
+            if (full != null) {
+                return withValue(row, full, new Struct(full));
+            }
+        }
+        return row;
+    }
+
+    /** How many current-row reads ran (batches that needed one). */
+    long lookups() {
+        return lookups;
+    }
+
+    int pendingRows() {
+        return pending.size();
+    }
+
+    // ---------------------------------------------------------------- the rest
 
     /** The names of the record key's fields (Debezium keys by primary key), or null for a key without fields. */
     private List<String> keyFields(Object key) {
@@ -82,14 +564,14 @@ public final class DebeziumRows implements RowSource {
             List<String> names = keyNames.get(s);
             if (names == null) {
                 names = new ArrayList<>();
-                for (org.apache.kafka.connect.data.Field f : s.fields()) {
+                for (Field f : s.fields()) {
                     names.add(f.name());
                 }
                 keyNames.put(s, names);
             }
-            return names;
+            return names.isEmpty() ? null : names;
         }
-        if (key instanceof Map) {
+        if (key instanceof Map && !((Map<?, ?>) key).isEmpty()) {
             List<String> names = new ArrayList<>();
             for (Object k : ((Map<?, ?>) key).keySet()) {
                 names.add(String.valueOf(k));
@@ -97,6 +579,11 @@ public final class DebeziumRows implements RowSource {
             return names;
         }
         return null;
+    }
+
+    private List<String> keyFieldsOrEmpty(Object key) {
+        List<String> k = keyFields(key);
+        return k == null ? List.of() : k;
     }
 
     private SinkRecord truncate(SinkRecord record) {
@@ -126,6 +613,17 @@ public final class DebeziumRows implements RowSource {
     @Override
     public void checkTable(TableId table) {
         tableCheck.accept(table);
+        TableLayout layout;
+        try {
+            layout = layoutLoader.apply(table);
+        } catch (RuntimeException e) {
+            throw new org.apache.kafka.connect.errors.RetriableException("Could not read the columns of " + table
+                    + ": " + e.getMessage(), e);
+        }
+        if (layout != null) {
+            layouts.put(table, layout);
+        }
+        keyChecked.remove(table);
     }
 
     /** Delete rows carry the key only: the table's other columns take their defaults (FINAL hides the row anyway). */

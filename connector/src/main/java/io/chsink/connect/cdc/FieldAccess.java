@@ -41,7 +41,7 @@ abstract class FieldAccess {
         @Override
         Object get(String name) {
             Field f = struct.schema().field(name);
-            return f == null ? null : struct.get(f);
+            return f == null ? null : struct.getWithoutDefault(name);
         }
 
         @Override

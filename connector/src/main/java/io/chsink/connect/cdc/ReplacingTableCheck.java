@@ -31,17 +31,56 @@ public final class ReplacingTableCheck {
             return null; // a missing table is reported elsewhere
         }
         Map<String, String> types = new HashMap<>();
-        for (GenericRecord c : client.queryAll("SELECT name, type FROM system.columns WHERE database = {db:String} "
-                + "AND table = {tbl:String}", p)) {
+        Map<String, String> keyed = new java.util.LinkedHashMap<>();
+        for (GenericRecord c : client.queryAll("SELECT name, type, default_kind, is_in_sorting_key OR "
+                + "is_in_partition_key AS keyed FROM system.columns WHERE database = {db:String} AND table = "
+                + "{tbl:String} ORDER BY position", p)) {
             types.put(c.getString("name"), c.getString("type"));
+            String k = c.getString("keyed");
+            if ("1".equals(k) || "true".equals(k)) {
+                keyed.put(c.getString("name"), c.getString("default_kind"));
+            }
         }
         GenericRecord t = rows.get(0);
         String key = t.getString("sorting_key");
         if (key == null || key.trim().isEmpty()) {
             key = t.getString("primary_key");
         }
-        return problem(table, t.getString("engine"), t.getString("engine_full"), key, types, versionColumn,
+        String problem = problem(table, t.getString("engine"), t.getString("engine_full"), key, types, versionColumn,
                 deletedColumn);
+        return problem != null ? problem : keyProblem(table, keyed, versionColumn, deletedColumn);
+    }
+
+    /**
+     * A delete row must land under the sorting key and in the partition of the row it deletes: it carries the
+     * record key and the columns those keys read, taken from the row's current value. A key over the version or
+     * deleted column, or over a column no record fills (MATERIALIZED, ALIAS, EPHEMERAL), differs between a row and
+     * its delete, so the row would stay alive.
+     *
+     * @param keyed the columns the sorting or partition key reads, with their default_kind
+     */
+    static String keyProblem(TableId table, Map<String, String> keyed, String versionColumn, String deletedColumn) {
+        List<String> bad = new ArrayList<>();
+        for (Map.Entry<String, String> e : keyed.entrySet()) {
+            String kind = e.getValue() == null ? "" : e.getValue();
+            if (e.getKey().equals(versionColumn) || e.getKey().equals(deletedColumn)) {
+                bad.add(TableId.quote(e.getKey()) + " (the connector's " + (e.getKey().equals(versionColumn)
+                        ? "version" : "deleted") + " column)");
+            } else if (kind.equals("MATERIALIZED") || kind.equals("ALIAS") || kind.equals("EPHEMERAL")) {
+                bad.add(TableId.quote(e.getKey()) + " (" + kind + ", so no record fills it)");
+            }
+        }
+        if (bad.isEmpty()) {
+            return null;
+        }
+        return "Table " + table.quoted() + " cannot take cdc.mode=debezium rows: its sorting or partition key reads "
+                + String.join(", ", bad) + ", whose value differs between a row and its delete, so deleted rows "
+                + "would stay alive. Create it anew with ORDER BY the source table's primary key (columns that "
+                + "never change for a row, such as a tenant, may come first) and PARTITION BY only columns the "
+                + "records carry and that never change for a row (e.g. toYYYYMM(created)), and copy the rows: "
+                + "CREATE TABLE " + TableId.quote(table.database()) + "." + TableId.quote(table.table() + "_cdc")
+                + " ... ; INSERT INTO ... SELECT ... ; EXCHANGE TABLES " + table.quoted() + " AND "
+                + TableId.quote(table.database()) + "." + TableId.quote(table.table() + "_cdc");
     }
 
     /** The decision, on what system.tables and system.columns say about the table. */
@@ -79,7 +118,9 @@ public final class ReplacingTableCheck {
                     + "table cannot be altered; run: " + alter + "CREATE TABLE " + copyId + " AS " + table.quoted()
                     + " ENGINE = " + engineClause + " ORDER BY " + order + "; EXCHANGE TABLES " + table.quoted()
                     + " AND " + copyId + " (the old rows are then in " + copyId + "), or set "
-                    + "cdc.version.column / cdc.deleted.column to the engine's own columns, or use cdc.mode=none.";
+                    + "cdc.version.column / cdc.deleted.column to the engine's own columns, or use cdc.mode=none. The "
+                    + "ORDER BY must contain every column of the source table's primary key (columns before them "
+                    + "must never change for a row).";
         }
         String problem = null;
         String vt = columnTypes.get(versionColumn);

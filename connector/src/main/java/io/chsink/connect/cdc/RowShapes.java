@@ -14,14 +14,17 @@ import org.apache.kafka.connect.data.Struct;
 /**
  * Builds the row of a change: the image's fields (less the ones the connector fills and the flattened form's
  * markers) plus the version and deleted columns. For Struct images the row schema is made once per image schema and
- * reused, so the table mapping plans it once ({@code TableMapping} caches plans per value schema).
+ * reused, so the table mapping plans it once ({@code TableMapping} caches plans per value schema). A null field
+ * value stays null: the field schema's default is not put in its place (the source wrote null).
  */
 final class RowShapes {
     private final String versionColumn;
     private final String deletedColumn;
     private final Map<Schema, Shape> byIdentity = new IdentityHashMap<>();
     private final Map<Schema, Shape> byEquality = new HashMap<>();
-    private final Map<Schema, Map<List<String>, Shape>> deletes = new IdentityHashMap<>();
+    private final Map<List<Object>, DeleteShape> deletes = new HashMap<>();
+    /** Delete row schema to the row schema of the table's full rows (for auto.create from a delete). */
+    private final Map<Schema, Schema> fullOfDelete = new IdentityHashMap<>();
 
     RowShapes(String versionColumn, String deletedColumn) {
         this.versionColumn = versionColumn;
@@ -33,25 +36,68 @@ final class RowShapes {
         return shape(imageSchema, flattened).schema;
     }
 
-    /**
-     * The row of an image. A delete with a key ({@code keyFields} not null) carries the key fields only: its other
-     * columns take their defaults (Debezium's before image of a key-only delete holds placeholders there, e.g. "" for
-     * a UUID, which need not fit the column).
-     */
-    Struct row(Struct image, boolean flattened, long version, boolean deleted, List<String> keyFields) {
-        Shape s = deleted && keyFields != null ? deleteShape(image.schema(), flattened, keyFields)
-                : shape(image.schema(), flattened);
+    /** The row of an upsert (or of a delete without a key: its whole image). */
+    Struct row(Struct image, boolean flattened, long version, boolean deleted) {
+        Shape s = shape(image.schema(), flattened);
         Struct row = new Struct(s.schema);
         for (int i = 0; i < s.from.length; i++) {
-            row.put(s.to[i], image.get(s.from[i]));
+            row.put(s.to[i], s.defaulted[i] ? image.getWithoutDefault(s.from[i].name()) : image.get(s.from[i]));
         }
         row.put(s.version, version);
         row.put(s.deleted, deleted ? (byte) 1 : (byte) 0);
         return row;
     }
 
+    /**
+     * The row of a delete: the key fields of {@code image} (a before image or the record key), the given extra
+     * columns (those the table's sorting and partition keys read), version and deleted = 1. The table's other
+     * columns take their defaults (FINAL hides the row).
+     *
+     * @param extraSchemas per extra column, its field schema
+     * @param fullImage the schema of the table's full rows' image (auto.create from a delete makes those), or null
+     */
+    Struct deleteRow(Struct image, boolean flattened, long version, List<String> keyFields, List<String> extra,
+            Schema[] extraSchemas, Object[] extraValues, Schema fullImage) {
+        List<Object> id = new ArrayList<>(3 + extra.size() * 2);
+        id.add(new IdentityKey(image.schema()));
+        id.add(flattened);
+        id.add(keyFields);
+        for (int i = 0; i < extra.size(); i++) {
+            id.add(extra.get(i));
+            id.add(new IdentityKey(extraSchemas[i]));
+        }
+        DeleteShape s = deletes.get(id);
+        if (s == null) {
+            if (deletes.size() >= 10_000) {
+                deletes.clear(); // schemas made anew per record by a converter without a cache: do not hoard them
+                fullOfDelete.clear();
+            }
+            s = new DeleteShape(image.schema(), flattened, keyFields, extra, extraSchemas);
+            deletes.put(id, s);
+            if (fullImage != null) {
+                fullOfDelete.put(s.schema, shape(fullImage, flattened).schema);
+            }
+        }
+        Struct row = new Struct(s.schema);
+        for (int i = 0; i < s.from.length; i++) {
+            row.put(s.to[i], image.getWithoutDefault(s.from[i].name()));
+        }
+        for (int i = 0; i < s.extra.length; i++) {
+            row.put(s.extra[i], extraValues[i]);
+        }
+        row.put(s.version, version);
+        row.put(s.deleted, (byte) 1);
+        return row;
+    }
+
+    /** For a delete row's schema, the schema of the table's full rows, when known; else null. */
+    Schema fullRowSchema(Schema deleteRowSchema) {
+        return fullOfDelete.get(deleteRowSchema);
+    }
+
+    /** A schemaless row: the image's entries (a delete: the key entries and {@code extra}), version, deleted. */
     Map<String, Object> row(Map<?, ?> image, boolean flattened, long version, boolean deleted,
-            List<String> keyFields) {
+            List<String> keyFields, Map<String, Object> extra) {
         Map<String, Object> row = new LinkedHashMap<>(image.size() + 2);
         for (Map.Entry<?, ?> e : image.entrySet()) {
             String name = String.valueOf(e.getKey());
@@ -59,19 +105,12 @@ final class RowShapes {
                 row.put(name, e.getValue());
             }
         }
+        if (extra != null) {
+            row.putAll(extra);
+        }
         row.put(versionColumn, version);
         row.put(deletedColumn, deleted ? 1L : 0L);
         return row;
-    }
-
-    private Shape deleteShape(Schema image, boolean flattened, List<String> keyFields) {
-        Map<List<String>, Shape> byKey = deletes.computeIfAbsent(image, k -> new HashMap<>());
-        Shape s = byKey.get(keyFields);
-        if (s == null || s.flattened != flattened) {
-            s = new Shape(image, flattened, keyFields);
-            byKey.put(keyFields, s);
-        }
-        return s;
     }
 
     private Shape shape(Schema image, boolean flattened) {
@@ -79,7 +118,7 @@ final class RowShapes {
         if (s == null || s.flattened != flattened) {
             s = byEquality.get(image);
             if (s == null || s.flattened != flattened) {
-                s = new Shape(image, flattened, null);
+                s = new Shape(image, flattened);
                 byEquality.put(image, s);
             }
             byIdentity.put(image, s);
@@ -88,7 +127,7 @@ final class RowShapes {
     }
 
     /** Fields the connector fills itself, and the flattened form's markers, are not copied. */
-    private boolean skipped(String name, boolean flattened) {
+    boolean skipped(String name, boolean flattened) {
         return name.equals(versionColumn) || name.equals(deletedColumn)
                 || flattened && (name.equals(ChangeEvent.DELETED_FIELD) || name.equals(ChangeEvent.OP_FIELD));
     }
@@ -107,10 +146,12 @@ final class RowShapes {
         final Schema schema;
         final Field[] from;
         final Field[] to;
+        /** Per copied field, whether its schema has a default (then it is read without it). */
+        final boolean[] defaulted;
         final Field version;
         final Field deleted;
 
-        Shape(Schema image, boolean flattened, List<String> keyFields) {
+        Shape(Schema image, boolean flattened) {
             this.flattened = flattened;
             SchemaBuilder b = SchemaBuilder.struct();
             if (image.name() != null) {
@@ -118,7 +159,7 @@ final class RowShapes {
             }
             List<Field> copied = new ArrayList<>();
             for (Field f : image.fields()) {
-                if (!skipped(f.name(), flattened) && (keyFields == null || keyFields.contains(f.name()))) {
+                if (!skipped(f.name(), flattened)) {
                     b.field(f.name(), f.schema());
                     copied.add(f);
                 }
@@ -128,11 +169,74 @@ final class RowShapes {
             this.schema = b.build();
             this.from = copied.toArray(new Field[0]);
             this.to = new Field[from.length];
+            this.defaulted = new boolean[from.length];
             for (int i = 0; i < from.length; i++) {
                 to[i] = schema.field(from[i].name());
+                defaulted[i] = from[i].schema().defaultValue() != null;
             }
             this.version = schema.field(versionColumn);
             this.deleted = schema.field(deletedColumn);
+        }
+    }
+
+    private final class DeleteShape {
+        final Schema schema;
+        final Field[] from;
+        final Field[] to;
+        final Field[] extra;
+        final Field version;
+        final Field deleted;
+
+        DeleteShape(Schema image, boolean flattened, List<String> keyFields, List<String> extraColumns,
+                Schema[] extraSchemas) {
+            SchemaBuilder b = SchemaBuilder.struct();
+            if (image.name() != null) {
+                b.name(image.name());
+            }
+            List<Field> copied = new ArrayList<>();
+            for (Field f : image.fields()) {
+                if (!skipped(f.name(), flattened) && keyFields.contains(f.name())
+                        && !extraColumns.contains(f.name())) {
+                    b.field(f.name(), f.schema());
+                    copied.add(f);
+                }
+            }
+            for (int i = 0; i < extraColumns.size(); i++) {
+                b.field(extraColumns.get(i), extraSchemas[i]);
+            }
+            b.field(versionColumn, Schema.INT64_SCHEMA);
+            b.field(deletedColumn, Schema.INT8_SCHEMA);
+            this.schema = b.build();
+            this.from = copied.toArray(new Field[0]);
+            this.to = new Field[from.length];
+            for (int i = 0; i < from.length; i++) {
+                to[i] = schema.field(from[i].name());
+            }
+            this.extra = new Field[extraColumns.size()];
+            for (int i = 0; i < extra.length; i++) {
+                extra[i] = schema.field(extraColumns.get(i));
+            }
+            this.version = schema.field(versionColumn);
+            this.deleted = schema.field(deletedColumn);
+        }
+    }
+
+    /** A map key that compares schemas by identity (schemas of a converter's cache are reused instances). */
+    private static final class IdentityKey {
+        final Object o;
+
+        IdentityKey(Object o) {
+            this.o = o;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof IdentityKey && ((IdentityKey) other).o == o;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(o);
         }
     }
 }

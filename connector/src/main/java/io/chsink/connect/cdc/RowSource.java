@@ -27,4 +27,30 @@ public interface RowSource {
 
     /** The mode's name in cdc.mode. */
     String name();
+
+    /**
+     * Called with each batch before its records go to {@link #toRow}, after the batch's tables were loaded: reads
+     * what the batch's rows need from the tables at once. Throws RetriableException when a table cannot be read now
+     * (the batch comes again; nothing of it was appended).
+     */
+    default void prepare(java.util.Collection<SinkRecord> records) {
+    }
+
+    /** The row (from {@link #toRow}) was appended to {@code block} of {@code table}. */
+    default void appended(SinkRecord row, Object block, TableId table) {
+    }
+
+    /** The block was inserted (and verified) or dropped: the source forgets what it kept of its rows. */
+    default void blockDone(Object block) {
+    }
+
+    /** Bytes the source keeps alive for rows of blocks not yet done (they count against buffer.max.bytes). */
+    default long heldBytes() {
+        return 0;
+    }
+
+    /** The record auto.create makes the table from, for a row of the table (a delete row: the full row's shape). */
+    default SinkRecord forCreate(SinkRecord row) {
+        return row;
+    }
 }

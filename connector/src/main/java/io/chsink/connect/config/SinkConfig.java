@@ -57,6 +57,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_VERSION_COLUMN = "cdc.version.column";
     public static final String CDC_DELETED_COLUMN = "cdc.deleted.column";
     public static final String CDC_TRUNCATE_BEHAVIOR = "cdc.truncate.behavior";
+    public static final String CDC_UNAVAILABLE_PLACEHOLDER = "cdc.unavailable.value.placeholder";
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
     public static final String ERRORS_TOLERANCE = "errors.tolerance";
 
@@ -190,11 +191,13 @@ public final class SinkConfig extends AbstractConfig {
                             + "ReplicatedReplacingMergeTree you create: see docs/exactly-once.md); validation and "
                             + "task start check it.",
                     GROUP_DELIVERY, 2, Width.MEDIUM, "Exactly-once state table")
-            .define(TOMBSTONES_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
+            .define(TOMBSTONES_BEHAVIOR, Type.STRING, "", ConfigDef.ValidString.in("", "skip", "fail", "delete"),
                     Importance.MEDIUM,
                     "What a record with a null value (a tombstone) does: skip (it is counted in the task's summary "
-                            + "line and its offset is committed) or fail (it is a bad record: the task fails, or with "
-                            + "errors.tolerance=all it goes to the dead-letter queue).",
+                            + "line and its offset is committed), fail (it is a bad record: the task fails, or with "
+                            + "errors.tolerance=all it goes to the dead-letter queue) or, with cdc.mode=debezium only, "
+                            + "delete (the row its key names is deleted, as Debezium's ExtractNewRecordState "
+                            + "writes deletes by default). Empty: delete with cdc.mode=debezium, else skip.",
                     GROUP_RECORDS, 1, Width.SHORT, "Tombstones")
             .define(UNKNOWN_FIELDS_BEHAVIOR, Type.STRING, "ignore", ConfigDef.ValidString.in("ignore", "error"),
                     Importance.MEDIUM,
@@ -286,7 +289,15 @@ public final class SinkConfig extends AbstractConfig {
                             + "topic, partition and offset, counted in RecordsWithoutRow; the rows of the table stay "
                             + "in ClickHouse) or fail (it is a bad record: the task fails, or with errors.tolerance=all "
                             + "it goes to the dead-letter queue).",
-                    GROUP_CDC, 4, Width.SHORT, "Truncate events");
+                    GROUP_CDC, 4, Width.SHORT, "Truncate events")
+            .define(CDC_UNAVAILABLE_PLACEHOLDER, Type.STRING, "__debezium_unavailable_value", new NonEmpty(),
+                    Importance.LOW,
+                    "cdc.mode=debezium only: the value Debezium writes for an unchanged TOAST column it did not "
+                            + "receive (its unavailable.value.placeholder; for bytes columns its bytes, also in "
+                            + "base64 or hex with binary.handling.mode). The connector fills such a column from "
+                            + "the row's current value (in ClickHouse or in a block not yet inserted); a row it "
+                            + "cannot find is a bad record. Set it to the source connector's value.",
+                    GROUP_CDC, 5, Width.MEDIUM, "Unavailable value placeholder");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -424,7 +435,18 @@ public final class SinkConfig extends AbstractConfig {
 
     /** tombstones.behavior=fail: a record with a null value is a bad record. */
     public boolean failOnTombstones() {
-        return getString(TOMBSTONES_BEHAVIOR).equals("fail");
+        return tombstonesBehavior().equals("fail");
+    }
+
+    /** tombstones.behavior as it applies: skip, fail or delete (empty: delete with cdc.mode=debezium, else skip). */
+    public String tombstonesBehavior() {
+        String b = getString(TOMBSTONES_BEHAVIOR).trim();
+        return b.isEmpty() ? (debeziumCdc() ? "delete" : "skip") : b;
+    }
+
+    /** Debezium's unavailable.value.placeholder: an unchanged TOAST value the sink fills from the current row. */
+    public String cdcUnavailablePlaceholder() {
+        return getString(CDC_UNAVAILABLE_PLACEHOLDER);
     }
 
     /** unknown.fields.behavior=error: a field no column takes is a bad record. */

@@ -162,6 +162,23 @@ public final class FollowingTables implements TableEvolution {
     /** auto.create.order.by, else the record key's fields that are non-Nullable sortable columns, else none. */
     private List<String> orderBy(SinkRecord row, List<TableDdl.Column> columns, TableId table) {
         if (!options.orderBy.isEmpty()) {
+            if (options.cdc() && row.keySchema() != null && row.keySchema().type() == Schema.Type.STRUCT) {
+                // A ReplacingMergeTree keeps one row per sorting key: it must contain the source's primary key.
+                List<String> lacking = new ArrayList<>();
+                for (Field f : row.keySchema().fields()) {
+                    if (!options.orderBy.contains(f.name())) {
+                        lacking.add(f.name());
+                    }
+                }
+                if (!lacking.isEmpty()) {
+                    throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d "
+                            + "offset=%d: auto.create cannot create table %s for cdc.mode=debezium ordered by %s "
+                            + "(auto.create.order.by): it lacks the record key's field(s) %s, so rows of different "
+                            + "keys would replace each other. Add them to auto.create.order.by, or leave it empty "
+                            + "to order by the key.", row.topic(), row.kafkaPartition(), row.kafkaOffset(),
+                            table.quoted(), options.orderBy, lacking));
+                }
+            }
             return options.orderBy;
         }
         Schema key = row.keySchema();
@@ -178,6 +195,12 @@ public final class FollowingTables implements TableEvolution {
             }
             if (c != null && sortable(c.type())) {
                 out.add(f.name());
+            } else if (options.cdc()) {
+                throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d: "
+                        + "auto.create cannot create table %s for cdc.mode=debezium: key field '%s' is %s, so it "
+                        + "cannot be part of ORDER BY, and a ReplacingMergeTree must be ordered by the whole key. "
+                        + "Create the table yourself.", row.topic(), row.kafkaPartition(), row.kafkaOffset(),
+                        table.quoted(), f.name(), c == null ? "not a field of the value" : "of type " + c.type()));
             } else if (warnedKeys.add(table + "/" + f.name())) {
                 LOG.warn("auto.create of {}: key field '{}' is {}, so it is not part of ORDER BY", table, f.name(),
                         c == null ? "not a field of the value" : "of type " + c.type());

@@ -1,0 +1,130 @@
+package io.chsink.connect.cdc;
+
+import io.chsink.connect.schema.TableId;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * The rows this task appended to blocks it has not yet seen inserted, latest per key: with the target table they
+ * are everything the sink knows of a row's current state (all changes of a key come through one partition, so
+ * through this task). A row leaves when its block is inserted (the table has it then) or dropped (its record
+ * comes again). The rows are held by reference; {@link #heldBytes} estimates what they keep alive, which counts
+ * against buffer.max.bytes.
+ */
+final class PendingRows {
+    private static final long ENTRY_BYTES = 96;
+
+    private static final class Entry {
+        final TableId table;
+        final RowKey key;
+        final long version;
+        final boolean deleted;
+        final Object row;
+        final long bytes;
+
+        Entry(TableId table, RowKey key, long version, boolean deleted, Object row, long bytes) {
+            this.table = table;
+            this.key = key;
+            this.version = version;
+            this.deleted = deleted;
+            this.row = row;
+            this.bytes = bytes;
+        }
+    }
+
+    private final Map<TableId, Map<RowKey, Entry>> byTable = new HashMap<>();
+    private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
+    private long heldBytes;
+
+    void appended(TableId table, RowKey key, long version, boolean deleted, Object row, Object block) {
+        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + sizeOf(row));
+        Entry old = byTable.computeIfAbsent(table, t -> new HashMap<>()).put(key, e);
+        if (old != null) {
+            heldBytes -= old.bytes; // still listed under its block, but no longer held through the map
+        }
+        heldBytes += e.bytes;
+        byBlock.computeIfAbsent(block, b -> new ArrayList<>()).add(e);
+    }
+
+    /** The latest pending row of the key, or null. */
+    CurrentRow find(TableId table, RowKey key) {
+        Map<RowKey, Entry> m = byTable.get(table);
+        Entry e = m == null ? null : m.get(key);
+        return e == null ? null : CurrentRow.pending(e.version, e.deleted, e.row);
+    }
+
+    boolean has(TableId table, RowKey key) {
+        Map<RowKey, Entry> m = byTable.get(table);
+        return m != null && m.containsKey(key);
+    }
+
+    /** The block was inserted or dropped: its rows are no longer pending. */
+    void done(Object block) {
+        List<Entry> entries = byBlock.remove(block);
+        if (entries == null) {
+            return;
+        }
+        for (Entry e : entries) {
+            Map<RowKey, Entry> m = byTable.get(e.table);
+            if (m != null && m.remove(e.key, e)) {
+                heldBytes -= e.bytes;
+                if (m.isEmpty()) {
+                    byTable.remove(e.table);
+                }
+            }
+        }
+    }
+
+    void clear() {
+        byTable.clear();
+        byBlock.clear();
+        heldBytes = 0;
+    }
+
+    int size() {
+        int n = 0;
+        for (Map<RowKey, Entry> m : byTable.values()) {
+            n += m.size();
+        }
+        return n;
+    }
+
+    long heldBytes() {
+        return heldBytes;
+    }
+
+    /** What a row keeps alive, roughly: its text and bytes values, 16 bytes per other value. */
+    private static long sizeOf(Object row) {
+        long n = 0;
+        if (row instanceof Struct) {
+            Struct s = (Struct) row;
+            for (Field f : s.schema().fields()) {
+                n += sizeOfValue(s.getWithoutDefault(f.name()));
+            }
+        } else if (row instanceof Map) {
+            for (Object v : ((Map<?, ?>) row).values()) {
+                n += sizeOfValue(v);
+            }
+        }
+        return n;
+    }
+
+    private static long sizeOfValue(Object v) {
+        if (v instanceof String) {
+            return 40 + ((String) v).length();
+        }
+        if (v instanceof byte[]) {
+            return 16 + ((byte[]) v).length;
+        }
+        if (v instanceof ByteBuffer) {
+            return 48 + ((ByteBuffer) v).remaining();
+        }
+        return 16;
+    }
+}

@@ -1,0 +1,148 @@
+package io.chsink.connect.cdc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * A row's key as the sink compares it: the record key's field values as ClickHouse's text of them ({@code toString}
+ * of the column), so that a key read from the table and one from a record are equal when they name the same row.
+ * Only integer, string and boolean key fields (the keys Debezium writes for integer, text, uuid and boolean primary
+ * keys) have such a form; other keys cannot be looked up.
+ */
+final class RowKey {
+    final List<String> columns;
+    final List<String> values;
+    private final boolean[] quoted;
+
+    private RowKey(List<String> columns, List<String> values, boolean[] quoted) {
+        this.columns = columns;
+        this.values = values;
+        this.quoted = quoted;
+    }
+
+    /** A key read from the table: its columns' text, in {@code columns}' order. */
+    static RowKey ofText(List<String> columns, List<String> values) {
+        return new RowKey(columns, values, new boolean[values.size()]);
+    }
+
+    /**
+     * The key of a record (a Struct or a map key), or null when it has no field or a field of a type without a text
+     * form here; {@code why} gets the reason then.
+     */
+    static RowKey of(Object key, StringBuilder why) {
+        if (why == null) {
+            why = new StringBuilder(0);
+        }
+        List<String> cols = new ArrayList<>();
+        List<Object> vals = new ArrayList<>();
+        if (key instanceof Struct) {
+            Struct s = (Struct) key;
+            for (Field f : s.schema().fields()) {
+                Schema.Type t = f.schema().type();
+                boolean integer = t == Schema.Type.INT8 || t == Schema.Type.INT16 || t == Schema.Type.INT32
+                        || t == Schema.Type.INT64;
+                // Named integers are dates and times, whose text in ClickHouse is no number.
+                if (!(integer && f.schema().name() == null || t == Schema.Type.STRING || t == Schema.Type.BOOLEAN)) {
+                    why.append("key field '").append(f.name()).append("' is ").append(describe(f.schema()))
+                            .append(", which the connector cannot look up (integer, string and boolean keys can)");
+                    return null;
+                }
+                cols.add(f.name());
+                vals.add(s.getWithoutDefault(f.name()));
+            }
+        } else if (key instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) key).entrySet()) {
+                cols.add(String.valueOf(e.getKey()));
+                vals.add(e.getValue());
+            }
+        } else {
+            why.append(key == null ? "the record has no key" : "the record key is " + key.getClass().getSimpleName()
+                    + ", not a Struct or a map");
+            return null;
+        }
+        if (cols.isEmpty()) {
+            why.append("the record key has no field");
+            return null;
+        }
+        List<String> text = new ArrayList<>(vals.size());
+        boolean[] quoted = new boolean[vals.size()];
+        for (int i = 0; i < vals.size(); i++) {
+            Object v = vals.get(i);
+            if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                text.add(v.toString());
+            } else if (v instanceof Boolean) {
+                text.add(v.toString());
+            } else if (v instanceof String) {
+                text.add((String) v);
+                quoted[i] = true;
+            } else {
+                why.append("key field '").append(cols.get(i)).append("' is ")
+                        .append(v == null ? "null" : v.getClass().getSimpleName())
+                        .append(", which the connector cannot look up (integer, string and boolean keys can)");
+                return null;
+            }
+        }
+        return new RowKey(cols, text, quoted);
+    }
+
+    /** The key as a SQL tuple element: {@code 5}, {@code 'a'} or {@code (5, 'a')}. */
+    String literal() {
+        StringBuilder b = new StringBuilder();
+        if (values.size() > 1) {
+            b.append('(');
+        }
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                b.append(", ");
+            }
+            if (quoted[i]) {
+                quote(values.get(i), b);
+            } else {
+                b.append(values.get(i));
+            }
+        }
+        if (values.size() > 1) {
+            b.append(')');
+        }
+        return b.toString();
+    }
+
+    static void quote(String s, StringBuilder b) {
+        b.append('\'');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\'' || c == '\\') {
+                b.append('\\');
+            }
+            b.append(c);
+        }
+        b.append('\'');
+    }
+
+    private static String describe(Schema s) {
+        return s.name() != null ? s.type() + " " + s.name() : s.type().toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RowKey && ((RowKey) o).values.equals(values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(columns.get(i)).append('=').append(values.get(i));
+        }
+        return b.toString();
+    }
+}
