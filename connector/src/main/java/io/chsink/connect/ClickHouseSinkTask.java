@@ -27,6 +27,7 @@ import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.BlockInserter;
 import io.chsink.connect.writer.ClientFactory;
+import io.chsink.connect.writer.InsertLimits;
 import io.chsink.connect.writer.InsertPipeline;
 import io.chsink.connect.writer.RetryBudget;
 import io.chsink.connect.writer.RetryPolicy;
@@ -106,9 +107,9 @@ public class ClickHouseSinkTask extends SinkTask {
         delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf);
         rows = RowSources.create(config, client);
         evolution = Evolutions.create(config, client);
+        InsertLimits limits = new InsertLimits(client, delivery.insertsPerTable()); // per table, from its engine
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
-                delivery::beforeAttempt), INSERT_CONCURRENCY, delivery.insertsPerTable(), "chsink-insert-" + name,
-                retry, stats);
+                delivery::beforeAttempt), INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
         Consumption consumption = Consumption.of(context);
         backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
         rewinds = new Rewinds(consumption);
@@ -121,6 +122,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 config.tolerateErrors() && reporter != null, t -> {
                     delivery.checkTable(t);
                     rows.checkTable(t);
+                    limits.checkTable(t);
                 }, SCHEMA_RECHECK_MS, rows.nullsTakeDefaults(), evolution);
         LOG.info("ClickHouse sink task started: {} as user '{}', database '{}', {} delivery, cdc.mode {}, tables {}",
                 config.url(), config.user(), config.database(), delivery.name(), rows.name(), evolution.name());

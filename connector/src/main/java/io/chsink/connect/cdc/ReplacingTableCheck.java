@@ -141,7 +141,7 @@ public final class ReplacingTableCheck {
      * The column parameters of a ReplacingMergeTree's engine clause, unquoted: {@code ReplacingMergeTree(v, d)} gives
      * [v, d]; the Replicated and Shared forms' leading path and replica strings are left out.
      */
-    static List<String> columnParameters(String engineFull) {
+    public static List<String> columnParameters(String engineFull) {
         List<String> out = new ArrayList<>();
         if (engineFull == null) {
             return out;

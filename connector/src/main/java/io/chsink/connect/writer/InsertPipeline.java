@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -20,8 +21,9 @@ import org.slf4j.MDC;
 /**
  * Runs inserts off the task thread so that encoding the next block overlaps the server ingesting this one.
  * At most {@code perTable} inserts per table are in flight (1 keeps a partition's blocks landing in order, as
- * exactly_once needs) and at most {@code concurrency} in all. Retriable failures are retried in place with
- * exponential backoff and jitter; a permanent failure completes the block as failed.
+ * exactly_once and the order-sensitive engines of {@link InsertOrder} need) and at most {@code concurrency} in all.
+ * Retriable failures are retried in place with exponential backoff and jitter; a permanent failure completes the
+ * block as failed.
  *
  * <p>Only the task thread calls this class; worker threads only run {@link Inserter#insert}.
  */
@@ -46,7 +48,8 @@ public final class InsertPipeline implements AutoCloseable {
     private final Inserter inserter;
     private final ExecutorService executor;
     private final Map<TableId, List<InFlight>> inFlight = new HashMap<>();
-    private final int perTable;
+    /** Per table: how many of its inserts may be in flight together (asked at each look, so it may change). */
+    private final ToIntFunction<TableId> perTable;
     private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
     private final Object signal = new Object();
     private final RetryPolicy retry;
@@ -83,6 +86,12 @@ public final class InsertPipeline implements AutoCloseable {
 
     public InsertPipeline(Inserter inserter, int concurrency, int perTable, String threadName, RetryPolicy retry,
             InsertListener listener) {
+        this(inserter, concurrency, t -> perTable, threadName, retry, listener);
+    }
+
+    /** @param perTable per table, how many of its inserts may be in flight together (at least 1) */
+    public InsertPipeline(Inserter inserter, int concurrency, ToIntFunction<TableId> perTable, String threadName,
+            RetryPolicy retry, InsertListener listener) {
         this.inserter = inserter;
         this.perTable = perTable;
         this.retry = retry;
@@ -97,7 +106,7 @@ public final class InsertPipeline implements AutoCloseable {
     /** Whether the table has as many inserts in flight as it may have. */
     public boolean busy(TableId table) {
         List<InFlight> l = inFlight.get(table);
-        return l != null && l.size() >= perTable;
+        return l != null && l.size() >= Math.max(1, perTable.applyAsInt(table));
     }
 
     /** Whether some insert into the table is in flight. */
@@ -107,7 +116,8 @@ public final class InsertPipeline implements AutoCloseable {
 
     public void submit(TableBlock block) {
         if (busy(block.table())) {
-            throw new IllegalStateException(perTable + " inserts into " + block.table() + " are already in flight");
+            throw new IllegalStateException(inFlight.get(block.table()).size() + " inserts into " + block.table()
+                    + " are already in flight");
         }
         // The insert threads log with the task's Connect context ([connector|task-N]).
         Map<String, String> mdc = MDC.getCopyOfContextMap();
@@ -121,7 +131,7 @@ public final class InsertPipeline implements AutoCloseable {
                 MDC.clear();
             }
         });
-        inFlight.computeIfAbsent(block.table(), t -> new ArrayList<>(perTable)).add(new InFlight(block, f));
+        inFlight.computeIfAbsent(block.table(), t -> new ArrayList<>(2)).add(new InFlight(block, f));
     }
 
     private void run(TableBlock block) {

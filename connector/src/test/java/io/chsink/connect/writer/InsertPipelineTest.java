@@ -105,6 +105,35 @@ class InsertPipelineTest {
     }
 
     @Test
+    void eachTableTakesAsManyInsertsAsItsOwnLimitAllows() throws Exception {
+        Map<TableId, Integer> limits = new ConcurrentHashMap<>(Map.of(A, 1));
+        hold = true;
+        try (InsertPipeline p = new InsertPipeline(inserter, 4, t -> limits.getOrDefault(t, 2), "test-limits",
+                new RetryPolicy(10, Long.MAX_VALUE), InsertListener.NONE)) {
+            p.submit(block(A, 1));
+            assertTrue(p.busy(A), "a table limited to one insert is busy with one in flight");
+            assertThrows(IllegalStateException.class, () -> p.submit(block(A, 1)));
+            p.submit(block(B, 1));
+            assertFalse(p.busy(B), "a table with the default of two takes a second insert");
+            p.submit(block(B, 1));
+            assertTrue(p.busy(B));
+            assertThrows(IllegalStateException.class, () -> p.submit(block(B, 1)));
+            limits.put(B, 1);
+            assertTrue(p.busy(B), "a lowered limit holds the next insert back until those in flight are done");
+            limits.put(A, 2);
+            assertFalse(p.busy(A), "a raised limit takes effect at once");
+            p.submit(block(A, 1));
+            assertEquals(4, p.inFlightBlocks().size());
+            release.countDown();
+            assertTrue(p.awaitAll(10_000));
+            assertEquals(4, p.drain().size());
+            assertTrue(p.isEmpty());
+            assertFalse(p.busy(A));
+            assertFalse(p.busy(B));
+        }
+    }
+
+    @Test
     void retriableFailuresAreRetriedInPlaceAndReportedWhileTheyLast() throws Exception {
         TableBlock a = block(A, 5);
         failFirst.put(a, 3);
