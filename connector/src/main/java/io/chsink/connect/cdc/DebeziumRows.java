@@ -113,6 +113,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         fetched.clear();
         asked.clear();
         Map<TableId, Need> needs = new HashMap<>();
+        List<SinkRecord> whole = new ArrayList<>();
         String lastTopic = null;
         TableId table = null;
         for (SinkRecord r : records) {
@@ -139,6 +140,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 List<String> toast = placeholderFields(e);
                 if (!toast.isEmpty()) {
                     need(needs, table, r.key(), toast);
+                } else {
+                    whole.add(r);
                 }
             } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
                 List<String> beyond = layout.keyedBeyond(keyFieldsOrEmpty(r.key()));
@@ -147,11 +150,27 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 }
             }
         }
+        if (needs.isEmpty()) {
+            return;
+        }
+        // A key whose whole row this batch brings (mostly just before the change that needs it) will be pending by
+        // then: no read for it. Should that row turn out a bad record, toRow reads the key alone.
+        Map<TableId, Set<RowKey>> brought = new HashMap<>();
+        for (SinkRecord r : whole) {
+            TableId t = router.tableFor(r.topic());
+            if (needs.containsKey(t)) {
+                RowKey k = RowKey.of(r.key(), null);
+                if (k != null) {
+                    brought.computeIfAbsent(t, x -> new HashSet<>()).add(k);
+                }
+            }
+        }
         for (Map.Entry<TableId, Need> n : needs.entrySet()) {
             Need need = n.getValue();
             List<RowKey> unknown = new ArrayList<>();
+            Set<RowKey> b = brought.getOrDefault(n.getKey(), Set.of());
             for (RowKey k : need.keys) {
-                if (!pending.has(n.getKey(), k)) {
+                if (!pending.has(n.getKey(), k) && !b.contains(k)) {
                     unknown.add(k);
                 }
             }

@@ -1,0 +1,274 @@
+package io.chsink.connect.cdc;
+
+import static io.chsink.connect.cdc.DebeziumEvents.item;
+import static io.chsink.connect.cdc.DebeziumEvents.postgres;
+import static io.chsink.connect.cdc.DebeziumEvents.record;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.connect.config.SinkConfig;
+import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.mapping.RecordMappingException;
+import io.chsink.connect.schema.TableId;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The current row of a key, as unchanged TOAST values, deletes and tombstones need it: from a block not yet
+ * inserted, else from the table (one read per batch), never a written placeholder.
+ */
+class CurrentRowsTest {
+    private static final String PH = "__debezium_unavailable_value";
+    private static final Schema KEY = SchemaBuilder.struct().name("srv.public.items.Key")
+            .field("id", Schema.INT32_SCHEMA).build();
+
+    /** The items table, sorted by id and partitioned by qty (so deletes must carry qty). */
+    private static final TableLayout LAYOUT;
+
+    static {
+        Map<String, String> types = new LinkedHashMap<>();
+        types.put("id", "Int32");
+        types.put("name", "Nullable(String)");
+        types.put("qty", "Int64");
+        types.put("_version", "UInt64");
+        types.put("_is_deleted", "UInt8");
+        LAYOUT = new TableLayout(types, List.of("id", "qty"), List.of("id"));
+    }
+
+    /** A table stand-in for the reader: rows by key, and the reads it served. */
+    private final Map<RowKey, CurrentRow> table = new HashMap<>();
+    private final List<Collection<RowKey>> reads = new ArrayList<>();
+
+    private DebeziumRows rows(String tombstones) {
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        p.put("topic.to.table.map", DebeziumEvents.TOPIC + ":items");
+        CurrentRowReader reader = (t, keyColumns, keys, columns) -> {
+            reads.add(new ArrayList<>(keys));
+            Map<RowKey, CurrentRow> out = new HashMap<>();
+            for (RowKey k : keys) {
+                if (table.containsKey(k)) {
+                    out.put(k, table.get(k));
+                }
+            }
+            return out;
+        };
+        DebeziumRows r = new DebeziumRows("_version", "_is_deleted", false, tombstones, PH,
+                new TableRouter(new SinkConfig(p)), t -> { }, t -> LAYOUT, reader, null);
+        r.checkTable(new TableId("default", "items"));
+        return r;
+    }
+
+    private static Struct key(int id) {
+        return new Struct(KEY).put("id", id);
+    }
+
+    private static SinkRecord change(String op, String before, String after, long lsn, int id, long offset) {
+        return record(DebeziumEvents.TOPIC, key(id), postgres(op, before, after, "false", lsn), true, offset);
+    }
+
+    private static SinkRecord tombstone(int id, long offset) {
+        return record(DebeziumEvents.TOPIC, key(id), null, true, offset);
+    }
+
+    private static RowKey k(int id) {
+        return RowKey.ofText(List.of("id"), List.of(String.valueOf(id)));
+    }
+
+    private static Map<String, Object> tableRow(String name, String qty) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("name", name == null ? null : name.getBytes(StandardCharsets.UTF_8));
+        v.put("qty", qty);
+        return v;
+    }
+
+    /** toRow after prepare, and appended to block {@code b} as the task does. */
+    private static SinkRecord put(DebeziumRows rows, SinkRecord r, Object b) {
+        SinkRecord row = rows.toRow(r);
+        if (row != null) {
+            rows.appended(row, b, new TableId("default", "items"));
+        }
+        return row;
+    }
+
+    private static Struct value(SinkRecord r) {
+        return (Struct) r.value();
+    }
+
+    @Test
+    void anUnchangedToastValueTakesThePendingRowsValue() {
+        DebeziumRows rows = rows("delete");
+        Object block = new Object();
+        SinkRecord create = change("c", "null", item(1, "big text", 5L), 100, 1, 0);
+        SinkRecord update = change("u", "null", item(1, PH, 6L), 200, 1, 1);
+        rows.prepare(List.of(create, update));
+        put(rows, create, block);
+        Struct u = value(put(rows, update, block));
+        assertEquals("big text", u.get("name"), "the placeholder is replaced by the value of the pending create");
+        assertEquals(6L, u.get("qty"));
+        assertEquals(200L, u.get("_version"));
+        assertTrue(reads.isEmpty() || reads.get(0).isEmpty(), "no table read for a key with a pending row: " + reads);
+    }
+
+    @Test
+    void anUnchangedToastValueTakesTheTablesValueReadOncePerBatch() {
+        table.put(k(1), CurrentRow.fromTable(100, false, tableRow("one", "5")));
+        table.put(k(2), CurrentRow.fromTable(101, false, tableRow("two", "5")));
+        DebeziumRows rows = rows("delete");
+        List<SinkRecord> batch = List.of(change("u", "null", item(1, PH, 7L), 300, 1, 0),
+                change("u", "null", item(2, PH, 7L), 301, 2, 1), change("u", "null", item(1, PH, 8L), 302, 1, 2));
+        rows.prepare(batch);
+        assertEquals(1, reads.size(), "one read for the batch");
+        assertEquals(2, reads.get(0).size(), "of the two keys: " + reads.get(0));
+        Object block = new Object();
+        assertEquals("one", value(put(rows, batch.get(0), block)).get("name"));
+        assertEquals("two", value(put(rows, batch.get(1), block)).get("name"));
+        Struct third = value(put(rows, batch.get(2), block));
+        assertEquals("one", third.get("name"));
+        assertEquals(8L, third.get("qty"));
+        assertEquals(1, reads.size(), "the second change of key 1 took the pending row");
+    }
+
+    @Test
+    void aPlaceholderWhoseRowIsUnknownIsABadRecordNeverWritten() {
+        DebeziumRows rows = rows("delete");
+        SinkRecord u = change("u", "null", item(9, PH, 1L), 500, 9, 4);
+        rows.prepare(List.of(u));
+        RecordMappingException e = assertThrows(RecordMappingException.class, () -> rows.toRow(u));
+        assertTrue(e.getMessage().contains("offset=4") && e.getMessage().contains("[name]")
+                && e.getMessage().contains("id=9") && e.getMessage().contains("unchanged TOAST"), e.getMessage());
+        table.put(k(9), CurrentRow.fromTable(400, true, tableRow("gone", "1")));
+        rows.prepare(List.of(u));
+        e = assertThrows(RecordMappingException.class, () -> rows.toRow(u));
+        assertTrue(e.getMessage().contains("is deleted"), e.getMessage());
+    }
+
+    @Test
+    void bytesPlaceholdersAreFound() {
+        Placeholders p = new Placeholders(PH);
+        assertTrue(p.is(PH.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(p.is(java.nio.ByteBuffer.wrap(PH.getBytes(StandardCharsets.UTF_8))));
+        assertTrue(p.is(java.util.Base64.getEncoder().encodeToString(PH.getBytes(StandardCharsets.UTF_8))));
+        assertTrue(p.is(Hex.format(PH.getBytes(StandardCharsets.UTF_8)).toUpperCase(java.util.Locale.ROOT)));
+        assertTrue(!p.is("__debezium_unavailable_valuE") && !p.is(42L) && !p.is(null));
+        assertArrayEquals(new byte[] {0, 127, -1, 16}, Hex.parse("007FfF10"));
+    }
+
+    @Test
+    void aDeleteCarriesThePartitionColumnFromThePendingRowOrTheTable() {
+        DebeziumRows rows = rows("delete");
+        Object block = new Object();
+        SinkRecord create = change("c", "null", item(1, "x", 5L), 100, 1, 0);
+        SinkRecord delete = change("d", "{\"id\":1,\"name\":null,\"qty\":null}", "null", 200, 1, 1);
+        rows.prepare(List.of(create, delete));
+        put(rows, create, block);
+        Struct d = value(put(rows, delete, block));
+        assertEquals(1, d.get("id"));
+        assertEquals(5L, d.get("qty"), "qty (partition key) from the pending create");
+        assertEquals((byte) 1, d.get("_is_deleted"));
+        assertNull(d.schema().field("name"), "columns outside the keys stay out (defaults)");
+
+        table.put(k(2), CurrentRow.fromTable(150, false, tableRow("y", "77")));
+        SinkRecord delete2 = change("d", "{\"id\":2,\"name\":null,\"qty\":null}", "null", 250, 2, 2);
+        rows.prepare(List.of(delete2));
+        Struct d2 = value(put(rows, delete2, block));
+        assertEquals("77", d2.get("qty"), "from the table, as ClickHouse's text of the column");
+        assertEquals(250L, d2.get("_version"));
+    }
+
+    @Test
+    void tombstonesDeleteTheirKeysRowWithAVersionAboveItsLastChange() {
+        DebeziumRows rows = rows("delete");
+        table.put(k(1), CurrentRow.fromTable(100, false, tableRow("a", "3")));
+        table.put(k(2), CurrentRow.fromTable(200, true, tableRow(null, "4")));
+        List<SinkRecord> batch = List.of(tombstone(1, 10), tombstone(2, 11), tombstone(3, 12));
+        rows.prepare(batch);
+        Object block = new Object();
+        Struct d1 = value(put(rows, batch.get(0), block));
+        assertEquals(101L, d1.get("_version"), "one above the row's last change");
+        assertEquals((byte) 1, d1.get("_is_deleted"));
+        assertEquals(1, d1.get("id"));
+        assertEquals("3", d1.get("qty"));
+        Struct d2 = value(put(rows, batch.get(1), block));
+        assertEquals(200L, d2.get("_version"), "an already deleted row: the same delete again (harmless, stable)");
+        assertNull(put(rows, batch.get(2), block), "no such row: nothing to delete");
+        // A second tombstone for key 1 meets the pending delete: the same row again.
+        SinkRecord again = tombstone(1, 13);
+        rows.prepare(List.of(again));
+        assertEquals(101L, value(put(rows, again, block)).get("_version"));
+
+        assertNull(rows("skip").toRow(tombstone(1, 20)));
+        assertThrows(RecordMappingException.class, () -> rows("fail").toRow(tombstone(1, 21)));
+        assertNull(rows.toRow(record(DebeziumEvents.TOPIC, null, null, true, 22)), "a keyless tombstone names no row");
+    }
+
+    @Test
+    void aDoneBlocksRowsAreReadFromTheTableAgain() {
+        DebeziumRows rows = rows("delete");
+        Object block = new Object();
+        SinkRecord create = change("c", "null", item(1, "x", 5L), 100, 1, 0);
+        rows.prepare(List.of(create));
+        put(rows, create, block);
+        assertEquals(1, rows.pendingRows());
+        assertTrue(rows.heldBytes() > 0);
+        rows.blockDone(block);
+        assertEquals(0, rows.pendingRows());
+        assertEquals(0, rows.heldBytes());
+        table.put(k(1), CurrentRow.fromTable(100, false, tableRow("from table", "5")));
+        SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 1);
+        rows.prepare(List.of(u));
+        assertEquals("from table", value(put(rows, u, block)).get("name"));
+    }
+
+    @Test
+    void autoCreateFromADeleteSeesTheFullRow() {
+        DebeziumRows rows = rows("delete");
+        SinkRecord delete = change("d", "null", "null", 200, 1, 0);
+        rows.prepare(List.of(delete));
+        SinkRecord row = rows.toRow(delete);
+        assertNull(value(row).schema().field("name"), "the delete row itself is key only");
+        Schema full = ((Struct) rows.forCreate(row).value()).schema();
+        List<String> names = new ArrayList<>();
+        full.fields().forEach(f -> names.add(f.name()));
+        assertEquals(List.of("id", "name", "qty", "_version", "_is_deleted"), names);
+    }
+
+    @Test
+    void aNullFieldStaysNullThoughItsSchemaHasADefault() {
+        Schema image = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA)
+                .field("status", SchemaBuilder.string().optional().defaultValue("new").build()).build();
+        Struct s = new Struct(image).put("id", 1).put("status", null);
+        assertEquals("new", s.get("status"), "Struct.get substitutes the default");
+        Struct row = new RowShapes("_version", "_is_deleted").row(s, false, 5L, false);
+        assertNull(row.getWithoutDefault("status"), "the row keeps the null the source wrote");
+    }
+
+    @Test
+    void theKeyMustBeInTheSortingKey() {
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        p.put("topic.to.table.map", DebeziumEvents.TOPIC + ":items");
+        TableLayout unsorted = new TableLayout(LAYOUT.types, List.of("qty"), List.of("qty"));
+        DebeziumRows rows = new DebeziumRows("_version", "_is_deleted", false, "delete", PH,
+                new TableRouter(new SinkConfig(p)), t -> { }, t -> unsorted, (t, a, b, c) -> new HashMap<>(), null);
+        rows.checkTable(new TableId("default", "items"));
+        SinkRecord c = change("c", "null", item(1, "x", 5L), 100, 1, 0);
+        Exception e = assertThrows(org.apache.kafka.connect.errors.ConnectException.class, () -> rows.toRow(c));
+        assertTrue(e.getMessage().contains("lacks the record key's field(s) [id]"), e.getMessage());
+        assertNotNull(e.getMessage());
+    }
+}
