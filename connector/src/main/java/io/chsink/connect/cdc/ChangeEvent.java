@@ -30,6 +30,15 @@ final class ChangeEvent {
     final FieldAccess image;
     /** The image's schema when it is a Struct, else null. */
     final Schema imageSchema;
+    /**
+     * The row's version ({@link ChangeVersion}); null for a truncate. Its field schema is
+     * {@link RowVersion#schema()} (the rule's {@link ChangeVersion#bits()}), its value {@link RowVersion#toConnectValue()}.
+     */
+    final RowVersion rowVersion;
+    /**
+     * The 64-bit version as a long, for callers that predate {@link #rowVersion}; -1 (which no UInt64 column takes)
+     * when the rule is 128 bits wide or the event a truncate.
+     */
     final long version;
     /** Whether the image is the flattened record itself (its __deleted and __op fields are not row fields). */
     final boolean flattened;
@@ -39,16 +48,17 @@ final class ChangeEvent {
      */
     final Schema fullSchema;
 
-    private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, long version, boolean flattened) {
+    private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, RowVersion version, boolean flattened) {
         this(kind, image, imageSchema, version, flattened, imageSchema);
     }
 
-    private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, long version, boolean flattened,
+    private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, RowVersion version, boolean flattened,
             Schema fullSchema) {
         this.kind = kind;
         this.image = image;
         this.imageSchema = imageSchema;
-        this.version = version;
+        this.rowVersion = version;
+        this.version = version != null && version.bits() == 64 ? version.toLong() : -1;
         this.flattened = flattened;
         this.fullSchema = fullSchema;
     }
@@ -62,14 +72,22 @@ final class ChangeEvent {
         }
     }
 
-    /** Reads a record whose value is not null; throws {@link Malformed} for one that is no readable change event. */
+    /** {@link #read(SinkRecord, ChangeVersion)} with 64-bit versions of epoch 0. */
     static ChangeEvent read(SinkRecord record) {
+        return read(record, ChangeVersion.DEFAULT);
+    }
+
+    /**
+     * Reads a record whose value is not null, its version by {@code rule}; throws {@link Malformed} for one that is
+     * no readable change event or whose position does not fit the rule's version.
+     */
+    static ChangeEvent read(SinkRecord record, ChangeVersion rule) {
         FieldAccess value = FieldAccess.of(record.value());
         if (value == null) {
             throw new Malformed("the record value is " + kindOf(record.value())
                     + "; a change event is a Struct or a map (schemaless JSON)");
         }
-        return isEnvelope(value) ? fromEnvelope(record, value) : fromFlattened(record, value);
+        return isEnvelope(value) ? fromEnvelope(record, value, rule) : fromFlattened(record, value, rule);
     }
 
     /** An envelope has an op and a before or after part; anything else is taken for the flattened form. */
@@ -77,7 +95,7 @@ final class ChangeEvent {
         return value.has("op") && (value.has("after") || value.has("before"));
     }
 
-    private static ChangeEvent fromEnvelope(SinkRecord record, FieldAccess envelope) {
+    private static ChangeEvent fromEnvelope(SinkRecord record, FieldAccess envelope, ChangeVersion rule) {
         String op = text(envelope.get("op"), "op");
         switch (op) {
             case "c":
@@ -88,7 +106,7 @@ final class ChangeEvent {
                     throw new Malformed("op '" + op + "' without an after image (after is "
                             + kindOf(envelope.get("after")) + ")");
                 }
-                return new ChangeEvent(Kind.UPSERT, after, schemaOf(after), version(record, envelope), false);
+                return new ChangeEvent(Kind.UPSERT, after, schemaOf(after), version(record, envelope, rule), false);
             }
             case "d": {
                 FieldAccess before = FieldAccess.of(envelope.get("before"));
@@ -99,11 +117,11 @@ final class ChangeEvent {
                         throw new Malformed("a delete (op 'd') with neither a before image nor a Struct or map key");
                     }
                 }
-                return new ChangeEvent(Kind.DELETE, before, schemaOf(before), version(record, envelope), false,
+                return new ChangeEvent(Kind.DELETE, before, schemaOf(before), version(record, envelope, rule), false,
                         imageSchemaOf(envelope));
             }
             case "t":
-                return new ChangeEvent(Kind.TRUNCATE, null, null, 0, false);
+                return new ChangeEvent(Kind.TRUNCATE, null, null, null, false);
             case "m":
                 throw new Malformed("op 'm' is a logical decoding message, not a row change: route its topic to "
                         + "no table of this connector");
@@ -112,7 +130,7 @@ final class ChangeEvent {
         }
     }
 
-    private static ChangeEvent fromFlattened(SinkRecord record, FieldAccess row) {
+    private static ChangeEvent fromFlattened(SinkRecord record, FieldAccess row, ChangeVersion rule) {
         Kind kind = Kind.UPSERT;
         if (row.has(OP_FIELD) && row.get(OP_FIELD) != null) {
             String op = text(row.get(OP_FIELD), OP_FIELD);
@@ -125,7 +143,7 @@ final class ChangeEvent {
                     kind = Kind.DELETE;
                     break;
                 case "t":
-                    return new ChangeEvent(Kind.TRUNCATE, null, null, 0, true);
+                    return new ChangeEvent(Kind.TRUNCATE, null, null, null, true);
                 default:
                     throw new Malformed("unknown " + OP_FIELD + " '" + printable(op) + "' (expected c, r, u, d or t)");
             }
@@ -133,7 +151,7 @@ final class ChangeEvent {
         if (row.has(DELETED_FIELD) && deletedFlag(row.get(DELETED_FIELD))) {
             kind = Kind.DELETE;
         }
-        return new ChangeEvent(kind, row, schemaOf(row), flattenedVersion(record, row), true);
+        return new ChangeEvent(kind, row, schemaOf(row), flattenedVersion(record, row, rule), true);
     }
 
     private static boolean deletedFlag(Object v) {
@@ -156,23 +174,24 @@ final class ChangeEvent {
     }
 
     /** The version from the envelope's source block, by the rule of its connector ({@link ChangeVersion}). */
-    private static long version(SinkRecord record, FieldAccess envelope) {
+    private static RowVersion version(SinkRecord record, FieldAccess envelope, ChangeVersion rule) {
         FieldAccess source = FieldAccess.of(envelope.get("source"));
         if (source == null) {
             throw new Malformed("no source block (source is " + kindOf(envelope.get("source")) + ")");
         }
         Object connector = source.get("connector");
         String c = connector instanceof String ? (String) connector : "";
+        String topic = record.topic();
         try {
             switch (c) {
                 case "postgresql":
-                    return ChangeVersion.postgres(number(source.get("lsn"), "source.lsn"));
+                    return rule.postgres(topic, number(source.get("lsn"), "source.lsn"));
                 case "mysql":
                 case "mariadb":
-                    return ChangeVersion.binlog(file(source.get("file"), "source.file"),
+                    return rule.binlog(topic, file(source.get("file"), "source.file"),
                             number(source.get("pos"), "source.pos"), rowOrZero(source.get("row"), "source.row"));
                 default:
-                    return record.kafkaOffset();
+                    return rule.kafkaOffset(topic, record.kafkaOffset());
             }
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
@@ -183,23 +202,24 @@ final class ChangeEvent {
      * The flattened form: __lsn (add.fields=lsn; or __source_lsn) for PostgreSQL, __file and __pos (and __row) for
      * MySQL, else the Kafka offset.
      */
-    private static long flattenedVersion(SinkRecord record, FieldAccess row) {
+    private static RowVersion flattenedVersion(SinkRecord record, FieldAccess row, ChangeVersion rule) {
+        String topic = record.topic();
         try {
             for (String f : new String[] {"__lsn", "__source_lsn"}) {
                 if (row.has(f)) {
-                    return ChangeVersion.postgres(number(row.get(f), f));
+                    return rule.postgres(topic, number(row.get(f), f));
                 }
             }
             for (String p : new String[] {"__", "__source_"}) {
                 if (row.has(p + "file") && row.has(p + "pos")) {
-                    return ChangeVersion.binlog(file(row.get(p + "file"), p + "file"),
+                    return rule.binlog(topic, file(row.get(p + "file"), p + "file"),
                             number(row.get(p + "pos"), p + "pos"), rowOrZero(row.get(p + "row"), p + "row"));
                 }
             }
+            return rule.kafkaOffset(topic, record.kafkaOffset());
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
         }
-        return record.kafkaOffset();
     }
 
     private static long number(Object v, String field) {

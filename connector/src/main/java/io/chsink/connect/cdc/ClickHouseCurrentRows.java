@@ -26,9 +26,12 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
     private final String versionColumn;
     private final String deletedColumn;
     private final Map<TableId, TableLayout> layouts;
+    private final int versionBits;
     private long queries;
 
-    ClickHouseCurrentRows(Client client, String versionColumn, String deletedColumn, Map<TableId, TableLayout> layouts) {
+    ClickHouseCurrentRows(Client client, String versionColumn, String deletedColumn, int versionBits,
+            Map<TableId, TableLayout> layouts) {
+        this.versionBits = versionBits;
         this.client = client;
         this.versionColumn = versionColumn;
         this.deletedColumn = deletedColumn;
@@ -66,7 +69,7 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
                     String text = r.getString("c" + i++);
                     values.put(c, text == null ? null : fromText(text, layout == null ? null : layout.types.get(c)));
                 }
-                long version = Long.parseUnsignedLong(r.getString("v"));
+                RowVersion version = RowVersion.of(r.getString("v"), versionBits);
                 boolean deleted = !"0".equals(r.getString("d"));
                 out.put(RowKey.ofText(keyColumns, k), CurrentRow.fromTable(version, deleted, values));
             }

@@ -9,14 +9,14 @@ import org.apache.kafka.connect.data.Struct;
  * ClickHouse's text of it, String columns as their bytes: see {@link ClickHouseCurrentRows}).
  */
 final class CurrentRow {
-    final long version;
+    final RowVersion version;
     final boolean deleted;
     /** Whether the values come from the table (text or bytes) rather than from a pending row (typed). */
     final boolean fromTable;
     private final Map<String, Object> tableValues;
     private final Object pendingRow;
 
-    private CurrentRow(long version, boolean deleted, Map<String, Object> tableValues, Object pendingRow) {
+    private CurrentRow(RowVersion version, boolean deleted, Map<String, Object> tableValues, Object pendingRow) {
         this.version = version;
         this.deleted = deleted;
         this.fromTable = tableValues != null;
@@ -24,12 +24,12 @@ final class CurrentRow {
         this.pendingRow = pendingRow;
     }
 
-    static CurrentRow fromTable(long version, boolean deleted, Map<String, Object> values) {
+    static CurrentRow fromTable(RowVersion version, boolean deleted, Map<String, Object> values) {
         return new CurrentRow(version, deleted, values, null);
     }
 
     /** A row this task appended: a Struct or a map, as the row source made it. */
-    static CurrentRow pending(long version, boolean deleted, Object row) {
+    static CurrentRow pending(RowVersion version, boolean deleted, Object row) {
         return new CurrentRow(version, deleted, null, row);
     }
 

@@ -50,6 +50,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private static final Logger LOG = LoggerFactory.getLogger(DebeziumRows.class);
 
     private final RowShapes shapes;
+    private final ChangeVersion rule;
     private final String versionColumn;
     private final String deletedColumn;
     private final boolean failOnTruncate;
@@ -72,21 +73,23 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     public DebeziumRows(SinkConfig config, Client client) {
         this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(),
-                config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), new TableRouter(config),
-                t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(), config.cdcDeletedColumn()),
+                config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), ChangeVersion.of(config),
+                new TableRouter(config), t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(),
+                        config.cdcDeletedColumn(), config.cdcVersionBits()),
                 t -> TableLayout.load(client, t), null, client);
     }
 
     DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, TableRouter router,
             Consumer<TableId> tableCheck) {
-        this(versionColumn, deletedColumn, failOnTruncate, "delete", "__debezium_unavailable_value", router, tableCheck,
-                t -> null, (t, k, keys, cols) -> new HashMap<>(), null);
+        this(versionColumn, deletedColumn, failOnTruncate, "delete", "__debezium_unavailable_value",
+                ChangeVersion.DEFAULT, router, tableCheck, t -> null, (t, k, keys, cols) -> new HashMap<>(), null);
     }
 
     DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, String tombstones,
-            String placeholder, TableRouter router, Consumer<TableId> tableCheck,
+            String placeholder, ChangeVersion rule, TableRouter router, Consumer<TableId> tableCheck,
             Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client) {
-        this.shapes = new RowShapes(versionColumn, deletedColumn);
+        this.rule = rule;
+        this.shapes = new RowShapes(versionColumn, deletedColumn, rule.bits());
         this.versionColumn = versionColumn;
         this.deletedColumn = deletedColumn;
         this.failOnTruncate = failOnTruncate;
@@ -95,7 +98,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         this.router = router;
         this.tableCheck = tableCheck;
         this.layoutLoader = layoutLoader;
-        this.reader = reader != null ? reader : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, layouts);
+        this.reader = reader != null ? reader
+                : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, rule.bits(), layouts);
     }
 
     // ---------------------------------------------------------------- the batch: what needs a current row
@@ -130,7 +134,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             }
             ChangeEvent e;
             try {
-                e = ChangeEvent.read(r);
+                e = ChangeEvent.read(r, rule);
             } catch (ChangeEvent.Malformed m) {
                 events.put(r, m);
                 continue;
@@ -253,7 +257,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         Object read = events.remove(record);
         if (read == null) {
             try {
-                read = ChangeEvent.read(record);
+                read = ChangeEvent.read(record, rule);
             } catch (ChangeEvent.Malformed m) {
                 read = m;
             }
@@ -277,7 +281,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private SinkRecord upsert(SinkRecord record, TableId table, ChangeEvent e, Object image) {
         List<String> toast = placeholderFields(e);
         if (image instanceof Struct) {
-            Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
+            Struct row = shapes.row((Struct) image, e.flattened, e.rowVersion, false);
             if (!toast.isEmpty()) {
                 CurrentRow current = currentForToast(record, table, toast);
                 for (String c : toast) {
@@ -287,7 +291,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             }
             return withValue(record, row.schema(), row);
         }
-        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, false, null, null);
+        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.rowVersion, false, null, null);
         if (!toast.isEmpty()) {
             CurrentRow current = currentForToast(record, table, toast);
             for (String c : toast) {
@@ -352,10 +356,10 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (keyFields == null) {
             // No key: the whole before image (REPLICA IDENTITY FULL is what makes such deletes possible).
             if (image instanceof Struct) {
-                Struct row = shapes.row((Struct) image, e.flattened, e.version, true);
+                Struct row = shapes.row((Struct) image, e.flattened, e.rowVersion, true);
                 return withValue(record, row.schema(), row);
             }
-            Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, true, null, null);
+            Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.rowVersion, true, null, null);
             return withValue(record, null, row);
         }
         TableLayout layout = layouts.get(table);
@@ -385,7 +389,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     values.add(img.getWithoutDefault(c));
                 }
             }
-            Struct row = shapes.deleteRow(img, e.flattened, e.version, keyFields, extra, schemas.toArray(new Schema[0]),
+            Struct row = shapes.deleteRow(img, e.flattened, e.rowVersion, keyFields, extra, schemas.toArray(new Schema[0]),
                     values.toArray(), e.fullSchema);
             return withValue(record, row.schema(), row);
         }
@@ -399,7 +403,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 extra.put(c, img.get(c));
             }
         }
-        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, extra);
+        Map<String, Object> row = shapes.row(img, e.flattened, e.rowVersion, true, keyFields, extra);
         return withValue(record, null, row);
     }
 
@@ -427,7 +431,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (current == null) {
             return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
         }
-        long version = current.deleted ? current.version : current.version + 1;
+        RowVersion version = current.deleted ? current.version : current.version.next();
         List<String> beyond = layout.keyedBeyond(key.columns);
         if (record.key() instanceof Struct) {
             Struct k = (Struct) record.key();
@@ -528,15 +532,15 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             return;
         }
         Object v = row.value();
-        long version;
+        RowVersion version;
         boolean deleted;
         if (v instanceof Struct) {
             Struct s = (Struct) v;
-            version = (Long) s.get(versionColumn);
+            version = RowVersion.of(s.get(versionColumn), rule.bits());
             deleted = ((Number) s.get(deletedColumn)).intValue() != 0;
         } else if (v instanceof Map) {
             Map<?, ?> m = (Map<?, ?>) v;
-            version = ((Number) m.get(versionColumn)).longValue();
+            version = RowVersion.of(m.get(versionColumn), rule.bits());
             deleted = ((Number) m.get(deletedColumn)).intValue() != 0;
         } else {
             return;

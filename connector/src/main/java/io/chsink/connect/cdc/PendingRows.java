@@ -23,12 +23,12 @@ final class PendingRows {
     private static final class Entry {
         final TableId table;
         final RowKey key;
-        final long version;
+        final RowVersion version;
         final boolean deleted;
         final Object row;
         final long bytes;
 
-        Entry(TableId table, RowKey key, long version, boolean deleted, Object row, long bytes) {
+        Entry(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, long bytes) {
             this.table = table;
             this.key = key;
             this.version = version;
@@ -42,7 +42,7 @@ final class PendingRows {
     private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
     private long heldBytes;
 
-    void appended(TableId table, RowKey key, long version, boolean deleted, Object row, Object block) {
+    void appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block) {
         Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + sizeOf(row));
         Entry old = byTable.computeIfAbsent(table, t -> new HashMap<>()).put(key, e);
         if (old != null) {

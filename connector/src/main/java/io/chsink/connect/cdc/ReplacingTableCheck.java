@@ -2,6 +2,7 @@ package io.chsink.connect.cdc;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
+import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,8 +21,17 @@ public final class ReplacingTableCheck {
     private ReplacingTableCheck() {
     }
 
-    /** Why the table cannot take change rows, with the statement that fixes it; null when it can (or is missing). */
+    /** {@link #problem(Client, TableId, String, String, int)} for 64-bit versions. */
     public static String problem(Client client, TableId table, String versionColumn, String deletedColumn) {
+        return problem(client, table, versionColumn, deletedColumn, 64);
+    }
+
+    /**
+     * Why the table cannot take change rows with versions of {@code versionBits} (cdc.version.bits), with the
+     * statement that fixes it; null when it can (or is missing).
+     */
+    public static String problem(Client client, TableId table, String versionColumn, String deletedColumn,
+            int versionBits) {
         Map<String, Object> p = new HashMap<>();
         p.put("db", table.database());
         p.put("tbl", table.table());
@@ -47,7 +57,7 @@ public final class ReplacingTableCheck {
             key = t.getString("primary_key");
         }
         String problem = problem(table, t.getString("engine"), t.getString("engine_full"), key, types, versionColumn,
-                deletedColumn);
+                deletedColumn, versionBits);
         return problem != null ? problem : keyProblem(table, keyed, versionColumn, deletedColumn);
     }
 
@@ -83,14 +93,20 @@ public final class ReplacingTableCheck {
                 + TableId.quote(table.database()) + "." + TableId.quote(table.table() + "_cdc");
     }
 
-    /** The decision, on what system.tables and system.columns say about the table. */
     static String problem(TableId table, String engine, String engineFull, String sortingKey,
             Map<String, String> columnTypes, String versionColumn, String deletedColumn) {
+        return problem(table, engine, engineFull, sortingKey, columnTypes, versionColumn, deletedColumn, 64);
+    }
+
+    /** The decision, on what system.tables and system.columns say about the table. */
+    static String problem(TableId table, String engine, String engineFull, String sortingKey,
+            Map<String, String> columnTypes, String versionColumn, String deletedColumn, int versionBits) {
+        String versionType = versionBits == 128 ? "UInt128" : "UInt64";
         String v = TableId.quote(versionColumn);
         String d = TableId.quote(deletedColumn);
         List<String> addColumns = new ArrayList<>();
         if (!columnTypes.containsKey(versionColumn)) {
-            addColumns.add("ADD COLUMN " + v + " UInt64");
+            addColumns.add("ADD COLUMN " + v + " " + versionType);
         }
         if (!columnTypes.containsKey(deletedColumn)) {
             addColumns.add("ADD COLUMN " + d + " UInt8");
@@ -124,9 +140,11 @@ public final class ReplacingTableCheck {
         }
         String problem = null;
         String vt = columnTypes.get(versionColumn);
-        if (vt != null && !vt.matches("UInt(64|128|256)")) {
-            problem = "its version column " + v + " is " + vt + "; the connector writes 64-bit versions: "
-                    + "ALTER TABLE " + table.quoted() + " MODIFY COLUMN " + v + " UInt64";
+        if (vt != null && !vt.matches(versionBits == 128 ? "UInt(128|256)" : "UInt(64|128|256)")) {
+            problem = "its version column " + v + " is " + vt + "; the connector writes " + versionBits
+                    + "-bit versions (" + SinkConfig.CDC_VERSION_BITS + "=" + versionBits + "): ALTER TABLE "
+                    + table.quoted() + " MODIFY COLUMN " + v + " " + versionType
+                    + (versionBits == 128 ? "" : " (or " + SinkConfig.CDC_VERSION_BITS + "=128 with UInt128)");
         }
         String dt = columnTypes.get(deletedColumn);
         if (dt != null && !dt.equals("UInt8")) {
@@ -219,11 +237,17 @@ public final class ReplacingTableCheck {
         return s.trim();
     }
 
-    /** Task side: throws when the table cannot take change rows, RetriableException when it cannot be read now. */
+    /** {@link #require(Client, TableId, String, String, int)} for 64-bit versions. */
     public static void require(Client client, TableId table, String versionColumn, String deletedColumn) {
+        require(client, table, versionColumn, deletedColumn, 64);
+    }
+
+    /** Task side: throws when the table cannot take change rows, RetriableException when it cannot be read now. */
+    public static void require(Client client, TableId table, String versionColumn, String deletedColumn,
+            int versionBits) {
         String problem;
         try {
-            problem = problem(client, table, versionColumn, deletedColumn);
+            problem = problem(client, table, versionColumn, deletedColumn, versionBits);
         } catch (RuntimeException e) {
             throw new RetriableException("Could not read the engine of " + table + ": " + e.getMessage(), e);
         }

@@ -20,15 +20,17 @@ import org.apache.kafka.connect.data.Struct;
 final class RowShapes {
     private final String versionColumn;
     private final String deletedColumn;
+    private final Schema versionSchema;
     private final Map<Schema, Shape> byIdentity = new IdentityHashMap<>();
     private final Map<Schema, Shape> byEquality = new HashMap<>();
     private final Map<List<Object>, DeleteShape> deletes = new HashMap<>();
     /** Delete row schema to the row schema of the table's full rows (for auto.create from a delete). */
     private final Map<Schema, Schema> fullOfDelete = new IdentityHashMap<>();
 
-    RowShapes(String versionColumn, String deletedColumn) {
+    RowShapes(String versionColumn, String deletedColumn, int versionBits) {
         this.versionColumn = versionColumn;
         this.deletedColumn = deletedColumn;
+        this.versionSchema = RowVersion.schema(versionBits);
     }
 
     /** The row schema for images of {@code imageSchema} (the same instance every time). */
@@ -37,13 +39,13 @@ final class RowShapes {
     }
 
     /** The row of an upsert (or of a delete without a key: its whole image). */
-    Struct row(Struct image, boolean flattened, long version, boolean deleted) {
+    Struct row(Struct image, boolean flattened, RowVersion version, boolean deleted) {
         Shape s = shape(image.schema(), flattened);
         Struct row = new Struct(s.schema);
         for (int i = 0; i < s.from.length; i++) {
             row.put(s.to[i], s.defaulted[i] ? image.getWithoutDefault(s.from[i].name()) : image.get(s.from[i]));
         }
-        row.put(s.version, version);
+        row.put(s.version, version.toConnectValue());
         row.put(s.deleted, deleted ? (byte) 1 : (byte) 0);
         return row;
     }
@@ -56,7 +58,7 @@ final class RowShapes {
      * @param extraSchemas per extra column, its field schema
      * @param fullImage the schema of the table's full rows' image (auto.create from a delete makes those), or null
      */
-    Struct deleteRow(Struct image, boolean flattened, long version, List<String> keyFields, List<String> extra,
+    Struct deleteRow(Struct image, boolean flattened, RowVersion version, List<String> keyFields, List<String> extra,
             Schema[] extraSchemas, Object[] extraValues, Schema fullImage) {
         List<Object> id = new ArrayList<>(3 + extra.size() * 2);
         id.add(new IdentityKey(image.schema()));
@@ -85,7 +87,7 @@ final class RowShapes {
         for (int i = 0; i < s.extra.length; i++) {
             row.put(s.extra[i], extraValues[i]);
         }
-        row.put(s.version, version);
+        row.put(s.version, version.toConnectValue());
         row.put(s.deleted, (byte) 1);
         return row;
     }
@@ -96,7 +98,7 @@ final class RowShapes {
     }
 
     /** A schemaless row: the image's entries (a delete: the key entries and {@code extra}), version, deleted. */
-    Map<String, Object> row(Map<?, ?> image, boolean flattened, long version, boolean deleted,
+    Map<String, Object> row(Map<?, ?> image, boolean flattened, RowVersion version, boolean deleted,
             List<String> keyFields, Map<String, Object> extra) {
         Map<String, Object> row = new LinkedHashMap<>(image.size() + 2);
         for (Map.Entry<?, ?> e : image.entrySet()) {
@@ -108,7 +110,7 @@ final class RowShapes {
         if (extra != null) {
             row.putAll(extra);
         }
-        row.put(versionColumn, version);
+        row.put(versionColumn, version.toConnectValue());
         row.put(deletedColumn, deleted ? 1L : 0L);
         return row;
     }
@@ -164,7 +166,7 @@ final class RowShapes {
                     copied.add(f);
                 }
             }
-            b.field(versionColumn, Schema.INT64_SCHEMA);
+            b.field(versionColumn, versionSchema);
             b.field(deletedColumn, Schema.INT8_SCHEMA);
             this.schema = b.build();
             this.from = copied.toArray(new Field[0]);
@@ -204,7 +206,7 @@ final class RowShapes {
             for (int i = 0; i < extraColumns.size(); i++) {
                 b.field(extraColumns.get(i), extraSchemas[i]);
             }
-            b.field(versionColumn, Schema.INT64_SCHEMA);
+            b.field(versionColumn, versionSchema);
             b.field(deletedColumn, Schema.INT8_SCHEMA);
             this.schema = b.build();
             this.from = copied.toArray(new Field[0]);

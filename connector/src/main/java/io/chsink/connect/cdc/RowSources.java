@@ -19,7 +19,8 @@ public final class RowSources {
      */
     public static String tableProblem(SinkConfig config, Client client, TableId table) {
         return config.debeziumCdc()
-                ? ReplacingTableCheck.problem(client, table, config.cdcVersionColumn(), config.cdcDeletedColumn())
+                ? ReplacingTableCheck.problem(client, table, config.cdcVersionColumn(), config.cdcDeletedColumn(),
+                        config.cdcVersionBits())
                 : null;
     }
 }

@@ -58,6 +58,11 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_DELETED_COLUMN = "cdc.deleted.column";
     public static final String CDC_TRUNCATE_BEHAVIOR = "cdc.truncate.behavior";
     public static final String CDC_UNAVAILABLE_PLACEHOLDER = "cdc.unavailable.value.placeholder";
+    public static final String CDC_VERSION_BITS = "cdc.version.bits";
+    public static final String CDC_VERSION_EPOCH = "cdc.version.epoch";
+    public static final String CDC_VERSION_EPOCH_MAP = "cdc.version.epoch.map";
+    /** The largest epoch: versions keep 4 bits for it, in either width. */
+    public static final int CDC_VERSION_MAX_EPOCH = 15;
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
     public static final String ERRORS_TOLERANCE = "errors.tolerance";
 
@@ -297,15 +302,41 @@ public final class SinkConfig extends AbstractConfig {
                             + "base64 or hex with binary.handling.mode). The connector fills such a column from "
                             + "the row's current value (in ClickHouse or in a block not yet inserted); a row it "
                             + "cannot find is a bad record. Set it to the source connector's value.",
-                    GROUP_CDC, 5, Width.MEDIUM, "Unavailable value placeholder");
+                    GROUP_CDC, 8, Width.MEDIUM, "Unavailable value placeholder")
+            .define(CDC_VERSION_BITS, Type.INT, 64, new VersionBitsValidator(), Importance.LOW,
+                    "cdc.mode=debezium only: the width of the versions the connector writes. 64: a UInt64 version "
+                            + "column (or wider) takes them; positions beyond 64 bits (a binlog file index of 2^15 "
+                            + "or more, a binlog position of 2^32 or more, more than 4,095 rows in one binlog event, "
+                            + "an LSN or Kafka offset of 2^59 or more) are bad records naming this key. 128: the "
+                            + "version column must be UInt128 or UInt256; no real position is out of reach. Every "
+                            + "128-bit version is above every 64-bit one, so a table can switch from 64 to 128 (ALTER "
+                            + "TABLE ... MODIFY COLUMN <version column> UInt128 first), never back.",
+                    GROUP_CDC, 5, Width.SHORT, "Version width")
+            .define(CDC_VERSION_EPOCH, Type.INT, 0, ConfigDef.Range.between(0, CDC_VERSION_MAX_EPOCH),
+                    Importance.LOW,
+                    "cdc.mode=debezium only: the epoch of the versions, in their high bits: every version of "
+                            + "epoch e+1 is above every version of epoch e. Raise it by one when the source log "
+                            + "restarts at lower positions (a MySQL/MariaDB failover to a server with a lower binlog "
+                            + "index, PostgreSQL moved to a new cluster, a re-created topic under the Kafka-offset "
+                            + "rule), after the connector has consumed every record of the old log; otherwise every "
+                            + "later change of an existing row loses to its older version. For single topics: "
+                            + CDC_VERSION_EPOCH_MAP + ". 0 to " + CDC_VERSION_MAX_EPOCH + ".",
+                    GROUP_CDC, 6, Width.SHORT, "Version epoch")
+            .define(CDC_VERSION_EPOCH_MAP, Type.STRING, "", new EpochMapValidator(), Importance.LOW,
+                    "cdc.mode=debezium only: the epoch of single topics, comma-separated 'topic:epoch' pairs "
+                            + "(epoch 0 to " + CDC_VERSION_MAX_EPOCH + "), e.g. 'srv.app.orders:1'; other topics "
+                            + "take " + CDC_VERSION_EPOCH + ". Give every topic routed to one table the same epoch.",
+                    GROUP_CDC, 7, Width.LONG, "Version epoch per topic");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
+    private final Map<String, Integer> topicEpochs;
 
     public SinkConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
         this.settings = parsePairs(getString(CLICKHOUSE_SETTINGS), '=', CLICKHOUSE_SETTINGS);
         this.topicTables = parsePairs(getString(TOPIC_TO_TABLE_MAP), ':', TOPIC_TO_TABLE_MAP);
+        this.topicEpochs = parseEpochs(getString(CDC_VERSION_EPOCH_MAP), CDC_VERSION_EPOCH_MAP);
         String tolerance = props.get(ERRORS_TOLERANCE);
         this.tolerateErrors = tolerance != null && tolerance.trim().toLowerCase(Locale.ROOT).equals("all");
         String bound = bufferBoundProblem(flushMaxBytes(), bufferMaxBytes());
@@ -505,6 +536,21 @@ public final class SinkConfig extends AbstractConfig {
         return getString(CDC_TRUNCATE_BEHAVIOR).equals("fail");
     }
 
+    /** cdc.version.bits: 64 or 128. */
+    public int cdcVersionBits() {
+        return getInt(CDC_VERSION_BITS);
+    }
+
+    /** cdc.version.epoch: the epoch of topics cdc.version.epoch.map does not name. */
+    public int cdcVersionEpoch() {
+        return getInt(CDC_VERSION_EPOCH);
+    }
+
+    /** cdc.version.epoch.map: topic to epoch. */
+    public Map<String, Integer> cdcVersionEpochs() {
+        return topicEpochs;
+    }
+
     /** errors.tolerance=all: bad records go to the errant record reporter instead of failing the task. */
     public boolean tolerateErrors() {
         return tolerateErrors;
@@ -527,6 +573,54 @@ public final class SinkConfig extends AbstractConfig {
             out.put(p.substring(0, i).trim(), p.substring(i + 1).trim());
         }
         return Collections.unmodifiableMap(out);
+    }
+
+    static Map<String, Integer> parseEpochs(String text, String key) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : parsePairs(text, ':', key).entrySet()) {
+            int epoch;
+            try {
+                epoch = Integer.parseInt(e.getValue());
+            } catch (NumberFormatException x) {
+                epoch = -1;
+            }
+            if (epoch < 0 || epoch > CDC_VERSION_MAX_EPOCH) {
+                throw new ConfigException(key, text, "the epoch of topic '" + e.getKey() + "' is '" + e.getValue()
+                        + "', not an integer from 0 to " + CDC_VERSION_MAX_EPOCH);
+            }
+            out.put(e.getKey(), epoch);
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    private static final class VersionBitsValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value == null) {
+                return; // not an integer: ConfigDef reported it already
+            }
+            if (!(value instanceof Integer) || (Integer) value != 64 && (Integer) value != 128) {
+                throw new ConfigException(name, value, "must be 64 (a UInt64 version column) or 128 (a UInt128 or "
+                        + "UInt256 version column)");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "64 or 128";
+        }
+    }
+
+    private static final class EpochMapValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            parseEpochs(value == null ? "" : value.toString(), name);
+        }
+
+        @Override
+        public String toString() {
+            return "topic:epoch[,topic:epoch...], epoch 0 to " + CDC_VERSION_MAX_EPOCH;
+        }
     }
 
     private static final class UrlValidator implements ConfigDef.Validator {

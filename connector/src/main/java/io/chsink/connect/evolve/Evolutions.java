@@ -28,6 +28,7 @@ public final class Evolutions {
         String version = cdc ? config.cdcVersionColumn() : null;
         String deleted = cdc ? config.cdcDeletedColumn() : null;
         return new FollowingTables.Options(config.autoCreateEngine(), config.autoCreateOrderBy(),
-                config.autoCreateSettings(), config.cluster(), version, deleted);
+                config.autoCreateSettings(), config.cluster(), version, deleted).withVersionBits(
+                        cdc ? config.cdcVersionBits() : 64);
     }
 }

@@ -40,6 +40,8 @@ public final class FollowingTables implements TableEvolution {
         /** cdc.mode=debezium: the version and deleted columns, else null. */
         final String versionColumn;
         final String deletedColumn;
+        /** The version column's type: UInt64, or UInt128 with cdc.version.bits=128. */
+        String versionType = "UInt64";
 
         /**
          * @param engine the engine text, or empty for MergeTree (cdc: ReplacingMergeTree(version, deleted))
@@ -57,6 +59,12 @@ public final class FollowingTables implements TableEvolution {
 
         boolean cdc() {
             return versionColumn != null;
+        }
+
+        /** cdc.version.bits=128: the version column is UInt128. */
+        public Options withVersionBits(int bits) {
+            versionType = bits == 128 ? "UInt128" : "UInt64";
+            return this;
         }
 
         String engine() {
@@ -139,7 +147,8 @@ public final class FollowingTables implements TableEvolution {
             // The rows of cdc.mode=debezium carry both; a row shape without them still gets a valid engine.
             for (String c : new String[] {options.versionColumn, options.deletedColumn}) {
                 if (names.add(c)) {
-                    columns.add(new TableDdl.Column(c, c.equals(options.versionColumn) ? "UInt64" : "UInt8", "0"));
+                    columns.add(new TableDdl.Column(c, c.equals(options.versionColumn) ? options.versionType : "UInt8",
+                            "0"));
                 }
             }
         }
@@ -290,7 +299,7 @@ public final class FollowingTables implements TableEvolution {
     /** The column made for a field: its type (cdc.mode=debezium: UInt64 version, UInt8 deleted) and default. */
     TableDdl.Column column(Field f) {
         if (options.cdc() && f.name().equals(options.versionColumn)) {
-            return new TableDdl.Column(f.name(), "UInt64", null);
+            return new TableDdl.Column(f.name(), options.versionType, null);
         }
         if (options.cdc() && f.name().equals(options.deletedColumn)) {
             return new TableDdl.Column(f.name(), "UInt8", null);

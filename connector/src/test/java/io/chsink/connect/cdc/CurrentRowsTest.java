@@ -67,7 +67,7 @@ class CurrentRowsTest {
             }
             return out;
         };
-        DebeziumRows r = new DebeziumRows("_version", "_is_deleted", false, tombstones, PH,
+        DebeziumRows r = new DebeziumRows("_version", "_is_deleted", false, tombstones, PH, ChangeVersion.DEFAULT,
                 new TableRouter(new SinkConfig(p)), t -> { }, t -> LAYOUT, reader, null);
         r.checkTable(new TableId("default", "items"));
         return r;
@@ -126,8 +126,8 @@ class CurrentRowsTest {
 
     @Test
     void anUnchangedToastValueTakesTheTablesValueReadOncePerBatch() {
-        table.put(k(1), CurrentRow.fromTable(100, false, tableRow("one", "5")));
-        table.put(k(2), CurrentRow.fromTable(101, false, tableRow("two", "5")));
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("one", "5")));
+        table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(101), false, tableRow("two", "5")));
         DebeziumRows rows = rows("delete");
         List<SinkRecord> batch = List.of(change("u", "null", item(1, PH, 7L), 300, 1, 0),
                 change("u", "null", item(2, PH, 7L), 301, 2, 1), change("u", "null", item(1, PH, 8L), 302, 1, 2));
@@ -151,7 +151,7 @@ class CurrentRowsTest {
         RecordMappingException e = assertThrows(RecordMappingException.class, () -> rows.toRow(u));
         assertTrue(e.getMessage().contains("offset=4") && e.getMessage().contains("[name]")
                 && e.getMessage().contains("id=9") && e.getMessage().contains("unchanged TOAST"), e.getMessage());
-        table.put(k(9), CurrentRow.fromTable(400, true, tableRow("gone", "1")));
+        table.put(k(9), CurrentRow.fromTable(RowVersion.narrow(400), true, tableRow("gone", "1")));
         rows.prepare(List.of(u));
         e = assertThrows(RecordMappingException.class, () -> rows.toRow(u));
         assertTrue(e.getMessage().contains("is deleted"), e.getMessage());
@@ -182,7 +182,7 @@ class CurrentRowsTest {
         assertEquals((byte) 1, d.get("_is_deleted"));
         assertNull(d.schema().field("name"), "columns outside the keys stay out (defaults)");
 
-        table.put(k(2), CurrentRow.fromTable(150, false, tableRow("y", "77")));
+        table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(150), false, tableRow("y", "77")));
         SinkRecord delete2 = change("d", "{\"id\":2,\"name\":null,\"qty\":null}", "null", 250, 2, 2);
         rows.prepare(List.of(delete2));
         Struct d2 = value(put(rows, delete2, block));
@@ -193,8 +193,8 @@ class CurrentRowsTest {
     @Test
     void tombstonesDeleteTheirKeysRowWithAVersionAboveItsLastChange() {
         DebeziumRows rows = rows("delete");
-        table.put(k(1), CurrentRow.fromTable(100, false, tableRow("a", "3")));
-        table.put(k(2), CurrentRow.fromTable(200, true, tableRow(null, "4")));
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("a", "3")));
+        table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(200), true, tableRow(null, "4")));
         List<SinkRecord> batch = List.of(tombstone(1, 10), tombstone(2, 11), tombstone(3, 12));
         rows.prepare(batch);
         Object block = new Object();
@@ -228,7 +228,7 @@ class CurrentRowsTest {
         rows.blockDone(block);
         assertEquals(0, rows.pendingRows());
         assertEquals(0, rows.heldBytes());
-        table.put(k(1), CurrentRow.fromTable(100, false, tableRow("from table", "5")));
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("from table", "5")));
         SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 1);
         rows.prepare(List.of(u));
         assertEquals("from table", value(put(rows, u, block)).get("name"));
@@ -253,7 +253,7 @@ class CurrentRowsTest {
                 .field("status", SchemaBuilder.string().optional().defaultValue("new").build()).build();
         Struct s = new Struct(image).put("id", 1).put("status", null);
         assertEquals("new", s.get("status"), "Struct.get substitutes the default");
-        Struct row = new RowShapes("_version", "_is_deleted").row(s, false, 5L, false);
+        Struct row = new RowShapes("_version", "_is_deleted", 64).row(s, false, RowVersion.narrow(5), false);
         assertNull(row.getWithoutDefault("status"), "the row keeps the null the source wrote");
     }
 
@@ -263,7 +263,7 @@ class CurrentRowsTest {
         p.put("clickhouse.url", "http://localhost:8123");
         p.put("topic.to.table.map", DebeziumEvents.TOPIC + ":items");
         TableLayout unsorted = new TableLayout(LAYOUT.types, List.of("qty"), List.of("qty"));
-        DebeziumRows rows = new DebeziumRows("_version", "_is_deleted", false, "delete", PH,
+        DebeziumRows rows = new DebeziumRows("_version", "_is_deleted", false, "delete", PH, ChangeVersion.DEFAULT,
                 new TableRouter(new SinkConfig(p)), t -> { }, t -> unsorted, (t, a, b, c) -> new HashMap<>(), null);
         rows.checkTable(new TableId("default", "items"));
         SinkRecord c = change("c", "null", item(1, "x", 5L), 100, 1, 0);

@@ -71,4 +71,25 @@ class ReplacingTableCheckTest {
                 + "ORDER BY id", "id", cols("_version", "DateTime", "_is_deleted", "UInt8"), "_version", "_is_deleted");
         assertTrue(p.contains("`_version` is DateTime") && p.contains("MODIFY COLUMN `_version` UInt64"), p);
     }
+
+    @Test
+    void versionsOf128BitsNeedAUInt128OrUInt256Column() {
+        String engine = "ReplacingMergeTree(_version, _is_deleted) ORDER BY id";
+        String p = ReplacingTableCheck.problem(T, "ReplacingMergeTree", engine, "id",
+                cols("id", "Int32", "_version", "UInt64", "_is_deleted", "UInt8"), "_version", "_is_deleted", 128);
+        assertTrue(p.contains("`_version` is UInt64; the connector writes 128-bit versions (cdc.version.bits=128): "
+                + "ALTER TABLE `db`.`orders` MODIFY COLUMN `_version` UInt128"), p);
+        for (String wide : new String[] {"UInt128", "UInt256"}) {
+            assertNull(ReplacingTableCheck.problem(T, "ReplacingMergeTree", engine, "id",
+                    cols("id", "Int32", "_version", wide, "_is_deleted", "UInt8"), "_version", "_is_deleted", 128));
+            assertNull(ReplacingTableCheck.problem(T, "ReplacingMergeTree", engine, "id",
+                    cols("id", "Int32", "_version", wide, "_is_deleted", "UInt8"), "_version", "_is_deleted", 64));
+        }
+        String missing = ReplacingTableCheck.problem(T, "MergeTree", "MergeTree ORDER BY id", "id",
+                cols("id", "Int32"), "_version", "_is_deleted", 128);
+        assertTrue(missing.contains("ADD COLUMN `_version` UInt128,"), missing);
+        String narrow = ReplacingTableCheck.problem(T, "ReplacingMergeTree", engine, "id",
+                cols("_version", "Int64", "_is_deleted", "UInt8"), "_version", "_is_deleted", 64);
+        assertTrue(narrow.contains("MODIFY COLUMN `_version` UInt64 (or cdc.version.bits=128 with UInt128)"), narrow);
+    }
 }

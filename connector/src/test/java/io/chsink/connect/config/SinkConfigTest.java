@@ -97,4 +97,40 @@ class SinkConfigTest {
         assertTrue(SinkConfig.bufferBoundProblem(2048, 1024).contains("lower flush.max.bytes to 1024"));
         assertTrue(SinkConfig.bufferBoundProblem(Long.MAX_VALUE, 1024).contains("to " + Long.MAX_VALUE));
     }
+
+    @Test
+    void versionWidthAndEpochsDefaultTo64BitsEpochZero() {
+        SinkConfig c = new SinkConfig(base());
+        assertEquals(64, c.cdcVersionBits());
+        assertEquals(0, c.cdcVersionEpoch());
+        assertTrue(c.cdcVersionEpochs().isEmpty());
+        Map<String, String> p = base();
+        p.put("cdc.version.bits", "128");
+        p.put("cdc.version.epoch", "15");
+        p.put("cdc.version.epoch.map", "srv.app.orders:3, srv.app.items:0");
+        SinkConfig w = new SinkConfig(p);
+        assertEquals(128, w.cdcVersionBits());
+        assertEquals(15, w.cdcVersionEpoch());
+        assertEquals(Map.of("srv.app.orders", 3, "srv.app.items", 0), w.cdcVersionEpochs());
+    }
+
+    /** validate() (ConfigDef.validate) refuses each bad value on its key, with a message that says what is allowed. */
+    @Test
+    void validationRefusesVersionWidthsAndEpochsOutOfRange() {
+        String[][] bad = {{"cdc.version.bits", "96", "must be 64 (a UInt64 version column) or 128"},
+                {"cdc.version.bits", "64bit", "Not a number of type INT"},
+                {"cdc.version.epoch", "16", "Value must be no more than 15"},
+                {"cdc.version.epoch", "-1", "Value must be at least 0"},
+                {"cdc.version.epoch.map", "orders:16", "the epoch of topic 'orders' is '16', not an integer from 0 to 15"},
+                {"cdc.version.epoch.map", "orders:one", "the epoch of topic 'orders' is 'one'"},
+                {"cdc.version.epoch.map", "orders", "expected comma-separated 'a:b' pairs"}};
+        for (String[] b : bad) {
+            Map<String, String> p = base();
+            p.put(b[0], b[1]);
+            String errors = SinkConfig.CONFIG_DEF.validate(p).stream().filter(v -> v.name().equals(b[0]))
+                    .flatMap(v -> v.errorMessages().stream()).reduce("", String::concat);
+            assertTrue(errors.contains(b[2]) && !errors.contains("value null"), b[0] + "=" + b[1] + ": " + errors);
+            assertThrows(ConfigException.class, () -> new SinkConfig(p), b[0] + "=" + b[1]);
+        }
+    }
 }
