@@ -257,8 +257,12 @@ class AutoEvolveTest {
                 String same = "`" + f[0] + "` = " + f[4];
                 assertEquals(1, h.scalar("SELECT countIf(" + same + ") FROM " + q + " WHERE id = -1"),
                         f[0] + ": an INSERT without it gets " + f[4]);
-                assertEquals(v1Rows, h.scalar("SELECT countIf(" + same + ") FROM " + q + " WHERE id >= 0 AND (id < 100 "
-                        + "OR id % 3 = 0)"), f[0] + ": v1 rows read the default");
+                assertEquals(100, h.scalar("SELECT countIf(" + same + ") FROM " + q + " WHERE id BETWEEN 0 AND 99"),
+                        f[0] + ": rows written before the ALTER read the default");
+                if (!f[2].startsWith("Array(")) { // an Array column cannot travel as Nullable: a v1 record writes []
+                    assertEquals(v1Rows - 100, h.scalar("SELECT countIf(" + same + ") FROM " + q + " WHERE id >= 100 "
+                            + "AND id % 3 = 0"), f[0] + ": v1 records after the ALTER get the default");
+                }
                 if (!f[0].equals("created")) {
                     assertEquals(400 - v1Rows, h.scalar("SELECT countIf(" + same + ") FROM " + q + " WHERE id >= 100 "
                             + "AND id % 3 != 0"), f[0] + ": v2 records without it carry the same default");
