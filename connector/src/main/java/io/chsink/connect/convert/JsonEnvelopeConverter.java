@@ -31,8 +31,11 @@ import org.slf4j.LoggerFactory;
  * and the payload is read straight into Connect values ({@link SchemaValueReader}); without schemas the JSON is read
  * straight into maps, lists and values ({@link SchemalessValueReader}). Anything the fast path does not reproduce
  * exactly (an unusual token, "payload" before "schema", a null schema, repeated keys, trailing content, malformed
- * JSON, ...) hands the whole record to an inner JsonConverter, so results and errors there are JsonConverter's own.
- * Writing (fromConnectData) is the inner JsonConverter's.
+ * JSON, ...) hands the whole record to an inner JsonConverter, so results and errors there are JsonConverter's own,
+ * with one exception on both paths: float32 and float64 fields. JsonConverter writes NaN, Infinity and -Infinity as the
+ * JSON strings "NaN", "Infinity", "-Infinity" but reads them, and any other string, boolean or container in a float
+ * field, as 0.0; this converter reads the three strings as the values they stand for and rejects anything else that
+ * is not a number (DataException), see {@link FallbackFloats}. Writing (fromConnectData) is the inner JsonConverter's.
  */
 public final class JsonEnvelopeConverter implements Converter, Versioned {
     private static final Logger log = LoggerFactory.getLogger(JsonEnvelopeConverter.class);
@@ -49,6 +52,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     private final Set<String> loggedTopics = ConcurrentHashMap.newKeySet();
     private boolean schemasEnabled;
     private SchemaValueReader reader;
+    private FallbackFloats floats;
     private SchemaBytesCache schemas;
 
     @Override
@@ -59,6 +63,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         JsonConverterConfig config = new JsonConverterConfig(conf);
         schemasEnabled = config.schemasEnabled();
         schemas = new SchemaBytesCache(config.schemaCacheSize());
+        floats = schemasEnabled ? new FallbackFloats(inner) : null;
         try {
             reader = new SchemaValueReader(config.replaceNullWithDefault());
             json = new KafkaJson();
@@ -227,6 +232,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
                     + "this topic are not logged", topic, why == FastPathMiss.INSTANCE ? "a shape the fast path does "
                     + "not read" : why.toString());
         }
-        return inner.toConnectData(topic, value);
+        SchemaAndValue read = inner.toConnectData(topic, value);
+        return floats == null ? read : floats.repair(value, read);
     }
 }

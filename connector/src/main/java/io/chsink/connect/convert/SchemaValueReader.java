@@ -20,7 +20,9 @@ import org.apache.kafka.connect.data.Timestamp;
  * Reads a JSON value token by token into the Connect value JsonConverter makes of it for a schema: the same
  * null-and-default rule, the same logical types (chosen by schema name, as JsonConverter does), the same Jackson
  * narrowing of numbers, Struct / ArrayList / HashMap, BYTES through Jackson's own base64 decoding of a text node.
- * Only the token shapes whose result is certain are read here; any other (a string in a number field, an object in
+ * One difference: the strings "NaN", "Infinity" and "-Infinity" that JsonConverter writes for non-finite floats are
+ * read as those floats in float32 and float64 fields (JsonConverter reads 0.0). Only the token shapes whose result is
+ * certain are read here; any other (a string in a number field, an object in
  * an array field, a null for a required field without default, a repeated struct field, ...) throws
  * {@link FastPathMiss} so that JsonConverter converts the whole record and the result or error is its own.
  */
@@ -73,9 +75,9 @@ final class SchemaValueReader {
             case INT64:
                 return JsonNumbers.longValue(p);
             case FLOAT32:
-                return JsonNumbers.node(p).floatValue();
+                return t == JsonToken.VALUE_STRING ? (float) nonFinite(p) : JsonNumbers.node(p).floatValue();
             case FLOAT64:
-                return JsonNumbers.node(p).doubleValue();
+                return t == JsonToken.VALUE_STRING ? nonFinite(p) : JsonNumbers.node(p).doubleValue();
             case STRING:
                 return text(p, t);
             case BYTES:
@@ -108,6 +110,18 @@ final class SchemaValueReader {
             return JsonNumbers.node(p).decimalValue();
         }
         return Decimal.toLogical(schema, base64(p, t));
+    }
+
+    /**
+     * "NaN", "Infinity" or "-Infinity", as JsonConverter writes those floats ({@link FloatStrings}); any other string
+     * goes to the fallback, which rejects it.
+     */
+    private static double nonFinite(JsonParser p) throws IOException {
+        Double d = FloatStrings.parse(p.getText());
+        if (d == null) {
+            throw FastPathMiss.INSTANCE;
+        }
+        return d;
     }
 
     /** Date and Time take only integers JsonNode.isInt() accepts (an IntNode). */

@@ -86,10 +86,8 @@ public final class ConnectTypes {
     private String logicalType(Schema s, String name) {
         switch (name) {
             case Decimal.LOGICAL_NAME: {
-                int scale = intParameter(s, Decimal.SCALE_FIELD, 0);
-                int precision = intParameter(s, DECIMAL_PRECISION, DEFAULT_DECIMAL_PRECISION);
-                precision = Math.min(76, Math.max(precision, Math.max(1, scale)));
-                return "Decimal(" + precision + ", " + scale + ")";
+                int[] ps = decimalPrecisionScale(s);
+                return "Decimal(" + ps[0] + ", " + ps[1] + ")";
             }
             case org.apache.kafka.connect.data.Date.LOGICAL_NAME:
             case "io.debezium.time.Date":
@@ -121,6 +119,13 @@ public final class ConnectTypes {
                 }
                 return null; // other names: by the Connect type
         }
+    }
+
+    /** The precision and scale of the Decimal(P, S) a Connect Decimal schema becomes. */
+    static int[] decimalPrecisionScale(Schema s) {
+        int scale = intParameter(s, Decimal.SCALE_FIELD, 0);
+        int precision = intParameter(s, DECIMAL_PRECISION, DEFAULT_DECIMAL_PRECISION);
+        return new int[] {Math.min(76, Math.max(precision, Math.max(1, scale))), scale};
     }
 
     private static int intParameter(Schema s, String key, int otherwise) {

@@ -245,7 +245,8 @@ public final class FollowingTables implements TableEvolution {
             if (!f.schema().isOptional() && c.defaultLiteral() == null) {
                 reason = "field '" + f.name() + "' (Connect " + describe(f.schema()) + ") -> auto.evolve cannot add "
                         + "required column '" + f.name() + "' (ClickHouse type " + c.type() + ") without a default"
-                        + (f.schema().defaultValue() != null ? " (its default has no ClickHouse literal)" : "")
+                        + (f.schema().defaultValue() != null ? " (its default has no ClickHouse literal: "
+                                + DefaultLiterals.whyNot(f.schema(), f.schema().defaultValue()) + ")" : "")
                         + ": rows written before have no value for it. Make the field optional or give it a "
                         + "default, or add the column to the table yourself";
                 refused.put(schema, reason);

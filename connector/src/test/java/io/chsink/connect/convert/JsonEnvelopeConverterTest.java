@@ -84,6 +84,9 @@ class JsonEnvelopeConverterTest {
             "0.30000000000000004", "1.00", "007", "true", "\"5\"", "null", "[]", "{}"};
         for (String type : new String[] {"int8", "int16", "int32", "int64", "float", "double", "boolean"}) {
             for (String n : numbers) {
+                if ((type.equals("float") || type.equals("double")) && List.of("true", "\"5\"", "[]", "{}").contains(n)) {
+                    continue; // JsonConverter reads 0.0; an error here (JsonEnvelopeConverterNonFiniteTest)
+                }
                 c.add(env(prim(type, false), n));
                 c.add(env(prim(type, true), n));
             }
@@ -120,7 +123,7 @@ class JsonEnvelopeConverterTest {
             "{\"byName\":{\"k\":1,\"k\":2}}", "{\"byName\":[[\"k\",1]]}", "{\"byId\":{\"1\":[]}}", "{\"byId\":[[1]]}",
             "{\"byId\":[[1,[],3]]}", "{\"byId\":[1]}", "{\"byId\":[[1,[]],[1,[\"AQ==\"]]]}", "{\"byId\":[[null,[]]]}",
             "{\"inner\":{\"x\":1,\"tags\":{\"a\":\"b\"}}}", "{\"inner\":{\"x\":1,\"tags\":[5]}}",
-            "{\"inner\":{\"x\":\"1\",\"tags\":[]}}", "{\"inner\":[]}"}) {
+            "{\"inner\":[]}"}) { // a string for the double x: JsonEnvelopeConverterNonFiniteTest
             c.add(env(NESTED, p));
         }
         // Root schemas other than structs, optional roots with null payloads.
