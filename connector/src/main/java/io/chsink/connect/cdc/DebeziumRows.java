@@ -65,11 +65,13 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Map<Schema, List<String>> keyNames = new IdentityHashMap<>();
     private final Map<Schema, Field[]> textFields = new IdentityHashMap<>();
     private final Set<TableId> keyChecked = new HashSet<>();
+    private final Map<TableId, Long> backWarned = new HashMap<>();
     /** This batch: the change event read for each record by {@link #prepare}, and the rows read from tables. */
     private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
     private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
     private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
     private long lookups;
+    private long versionsBack;
 
     public DebeziumRows(SinkConfig config, Client client) {
         this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(),
@@ -545,7 +547,32 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         } else {
             return;
         }
-        pending.appended(table, key, version, deleted, v, block);
+        RowVersion before = pending.appended(table, key, version, deleted, v, block);
+        if (before != null && before.compareTo(version) > 0) {
+            versionWentBack(row, table, key, before, version);
+        }
+    }
+
+    /**
+     * A change of a key came after one with a higher version, in the order of its partition: the source's log
+     * restarted at lower positions (a failover, a new cluster, a re-created topic). The change loses to the older
+     * row in ClickHouse, and so will every later one until the epoch is raised. Logged once per table per 10 min.
+     */
+    private void versionWentBack(SinkRecord row, TableId table, RowKey key, RowVersion before, RowVersion now) {
+        versionsBack++;
+        long t = System.currentTimeMillis();
+        Long last = backWarned.get(table);
+        if (last != null && t - last < 600_000) {
+            return;
+        }
+        backWarned.put(table, t);
+        LOG.warn("Table {}: the change of key {} at topic={} partition={} offset={} has version {}, below version {} of "
+                        + "an earlier change of that key in the same partition, so ClickHouse keeps the older row. "
+                        + "The source's log restarted at lower positions (a failover to another server, a new "
+                        + "cluster, a re-created topic): once every record of the old log is consumed, raise {} (or "
+                        + "{} for its topics) by one. (Logged at most every 10 minutes per table.)", table.quoted(),
+                key, row.topic(), row.kafkaPartition(), row.kafkaOffset(), now, before,
+                SinkConfig.CDC_VERSION_EPOCH, SinkConfig.CDC_VERSION_EPOCH_MAP);
     }
 
     @Override
@@ -572,6 +599,11 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     /** How many current-row reads ran (batches that needed one). */
     long lookups() {
         return lookups;
+    }
+
+    /** How many changes came with a version below their key's previous change (see {@link #versionWentBack}). */
+    long versionsBack() {
+        return versionsBack;
     }
 
     int pendingRows() {

@@ -42,7 +42,8 @@ final class PendingRows {
     private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
     private long heldBytes;
 
-    void appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block) {
+    /** Records the row; returns the version of the key's previous pending row, or null. */
+    RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block) {
         Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + sizeOf(row));
         Entry old = byTable.computeIfAbsent(table, t -> new HashMap<>()).put(key, e);
         if (old != null) {
@@ -50,6 +51,7 @@ final class PendingRows {
         }
         heldBytes += e.bytes;
         byBlock.computeIfAbsent(block, b -> new ArrayList<>()).add(e);
+        return old == null ? null : old.version;
     }
 
     /** The latest pending row of the key, or null. */

@@ -271,4 +271,19 @@ class CurrentRowsTest {
         assertTrue(e.getMessage().contains("lacks the record key's field(s) [id]"), e.getMessage());
         assertNotNull(e.getMessage());
     }
+
+    @Test
+    void aVersionBelowTheKeysPreviousChangeIsNoticed() {
+        DebeziumRows rows = rows("delete");
+        Object block = new Object();
+        SinkRecord a = change("u", "null", item(1, "a", 1L), 5000, 1, 0);
+        SinkRecord b = change("u", "null", item(1, "b", 2L), 6000, 1, 1);
+        SinkRecord c = change("u", "null", item(1, "c", 3L), 10, 1, 2); // a new cluster: LSNs start low again
+        rows.prepare(List.of(a, b, c));
+        put(rows, a, block);
+        put(rows, b, block);
+        assertEquals(0, rows.versionsBack());
+        put(rows, c, block);
+        assertEquals(1, rows.versionsBack(), "the drop from 6000 to 10 is seen");
+    }
 }
