@@ -131,6 +131,10 @@ class CdcOffPathTest {
             try (Connection pg = h.stack.postgres().connect()) {
                 for (String db : List.of(alo, eo)) {
                     for (OffPathTable t : List.of(w.partDefault, w.partFull)) {
+                        System.out.println("CdcOffPathTest: (e) " + db + "." + t.name + " delete rows by (tenant_id, "
+                                + "partition): " + h.ch().query("SELECT tenant_id, _partition_id, count() FROM `" + db
+                                        + "`.`" + t.name + "` WHERE _is_deleted = 1 GROUP BY 1, 2 ORDER BY 1, 2 "
+                                        + "LIMIT 8 FORMAT CSV").trim().replace("\n", "; "));
                         h.ch().exec("OPTIMIZE TABLE `" + db + "`.`" + t.name + "` FINAL CLEANUP");
                         all.add(t.compare(pg, h.ch(), db, " after OPTIMIZE TABLE ... FINAL CLEANUP"));
                     }
@@ -357,10 +361,18 @@ class CdcOffPathTest {
             if (v != null && defaultSchema == null) {
                 defaultSchema = field(v.path("schema"), "after", "price") + " " + field(v.path("schema"), "after", "seen");
             }
-            if (r.headers().toArray().length > 0 && keyChangeHeaders.size() < 3) {
-                StringBuilder b = new StringBuilder("offset " + r.offset() + " op "
-                        + (v == null ? "tombstone" : v.path("payload").path("op").asText()) + ":");
-                for (Header hd : r.headers()) {
+            // Debezium 3 puts __debezium.context.* headers on every record; a primary-key update adds its own.
+            List<Header> own = new ArrayList<>();
+            r.headers().forEach(hd -> {
+                if (!hd.key().startsWith("__debezium.context.")) {
+                    own.add(hd);
+                }
+            });
+            String op = v == null ? "tombstone" : v.path("payload").path("op").asText();
+            if (!own.isEmpty() && keyChangeHeaders.stream().noneMatch(k -> k.contains(" op " + op + ":"))) {
+                StringBuilder b = new StringBuilder("partition " + r.partition() + " offset " + r.offset() + " op "
+                        + op + ":");
+                for (Header hd : own) {
                     b.append(" ").append(hd.key()).append("=").append(cut(new String(hd.value(), StandardCharsets.UTF_8),
                             300));
                 }
@@ -411,12 +423,8 @@ class CdcOffPathTest {
             checks.add(() -> assertTrue(List.of(columns.split(",")).containsAll(List.of("id", "a", "b", "c", "d")),
                     "part (g) " + db + "." + w.late.name + ": auto.create made all columns (from the envelope's value "
                             + "schema), made: " + columns));
-            checks.add(() -> assertEquals("id", sorting, "part (g) " + db + "." + w.late.name + ": ORDER BY the key"));
-            for (OffPathTable t : List.of(w.partDefault, w.partFull)) {
-                long deletes = h.scalar("SELECT count() FROM `" + db + "`.`" + t.name + "` WHERE _is_deleted = 1");
-                System.out.println("CdcOffPathTest: (e) " + db + "." + t.name + " delete rows left after CLEANUP: "
-                        + deletes);
-            }
+            checks.add(() -> assertEquals("id", sorting.replace("(", "").replace(")", ""), "part (g) " + db + "."
+                    + w.late.name + ": ORDER BY the key"));
         }
     }
 
