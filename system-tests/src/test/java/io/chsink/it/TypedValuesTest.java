@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Records written with JsonConverter, with schemas (Structs with logical types) and without (maps), land with
  * exactly the values sent: 64-bit integers beyond a double's precision, decimals, dates and timestamps, NULLs,
- * LowCardinality, UTF-8, and a column left to its DEFAULT. A tombstone in the stream is skipped.
+ * LowCardinality, UTF-8, and a column left to its DEFAULT. A tombstone in the stream is skipped. A null in a field
+ * whose schema has a default is NULL, unless the converter itself replaced it (replace.null.with.default=true).
  */
 class TypedValuesTest {
     private static final String COLUMNS = "id UInt32, i8 Int8, u64 UInt64, f64 Float64, ok Bool, name String, "
@@ -80,5 +81,50 @@ class TypedValuesTest {
                 null,
                 "{\"id\":2,\"i8\":127,\"u64\":0,\"f64\":-2.5,\"ok\":false,\"name\":\"\",\"note\":\"n\",\"tag\":\"b\","
                         + "\"amount\":-0.0001,\"day\":0,\"ts\":0,\"ts3\":\"1970-01-01 00:00:01\",\"label\":\"L\"}");
+    }
+
+    /** PostgreSQL's {@code price numeric(10,2) DEFAULT 0} and {@code status text DEFAULT 'new'}, as Connect JSON. */
+    private static final String DEFAULTS_SCHEMA = "{\"type\":\"struct\",\"optional\":false,\"fields\":["
+            + "{\"field\":\"id\",\"type\":\"int32\",\"optional\":false},"
+            + "{\"field\":\"price\",\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\","
+            + "\"version\":1,\"parameters\":{\"scale\":\"2\"},\"optional\":true,\"default\":\"AA==\"},"
+            + "{\"field\":\"status\",\"type\":\"string\",\"optional\":true,\"default\":\"new\"}]}";
+
+    /**
+     * Row 1 has both fields null, row 2 values: with replace.null.with.default=false the nulls land as NULL (the
+     * sink reads no schema default in their place); with the converter's default, true, the converter has put the
+     * defaults in, and they land. Kafka's own JsonConverter and this project's JsonEnvelopeConverter alike.
+     */
+    @Test
+    void aNullWithASchemaDefaultIsNullUnlessTheConverterReplacedIt() throws Exception {
+        String[] converters = {"org.apache.kafka.connect.json.JsonConverter",
+                "io.chsink.connect.convert.JsonEnvelopeConverter"};
+        for (String converter : converters) {
+            for (Boolean replace : new Boolean[] {false, null}) {
+                String topic = SinkHarness.unique("defaults");
+                String connector = SinkHarness.unique("sink");
+                h.stack.clickhouse().exec("CREATE TABLE `" + topic + "` (id UInt32, price Nullable(Decimal(10, 2)), "
+                        + "status Nullable(String)) ENGINE = MergeTree ORDER BY id");
+                h.stack.kafka().createTopic(topic, 1);
+                new EventProducer(h.stack.kafka().bootstrapServers()).produceRaw(topic, 0, Arrays.asList(
+                        "{\"schema\":" + DEFAULTS_SCHEMA + ",\"payload\":{\"id\":1,\"price\":null,\"status\":null}}",
+                        "{\"schema\":" + DEFAULTS_SCHEMA + ",\"payload\":{\"id\":2,\"price\":\"AJY=\","
+                                + "\"status\":\"paid\"}}"));
+                Map<String, String> o = SinkHarness.overrides(topic, 1);
+                o.put("value.converter", converter);
+                if (replace != null) {
+                    o.put("value.converter.replace.null.with.default", replace.toString());
+                }
+                try {
+                    h.createConnector(connector, "clickhouse-sink.json", o);
+                    h.awaitRows(topic, 2, connector);
+                    String first = replace == null ? "1\t0\tnew\n" : "1\t\\N\t\\N\n"; // 26.7 prints 0.00 as 0
+                    assertEquals(first + "2\t1.5\tpaid\n", h.ch().query("SELECT id, price, status FROM `" + topic
+                            + "` ORDER BY id FORMAT TSV"), converter + ", replace.null.with.default=" + replace);
+                } finally {
+                    h.deleteQuietly(connector);
+                }
+            }
+        }
     }
 }

@@ -72,7 +72,7 @@ final class NestedProjection {
                 if (f == null) {
                     throw missing(j);
                 }
-                out.add(s.get(f));
+                out.add(StructValues.get(s, f));
             } else if (e instanceof Map) {
                 Map<?, ?> m = (Map<?, ?>) e;
                 for (Object k : m.keySet()) {

@@ -91,7 +91,7 @@ abstract class RecordPlan {
             if (f == null) {
                 return null;
             }
-            Object v = ((Struct) recordValue).get(f);
+            Object v = StructValues.get((Struct) recordValue, f);
             if (nested[i] != null) {
                 return nested[i].project(v);
             }
@@ -110,7 +110,7 @@ abstract class RecordPlan {
 
         @Override
         Object source(Object recordValue, int i) {
-            return fields[i] == null ? null : ((Struct) recordValue).get(fields[i]);
+            return fields[i] == null ? null : StructValues.get((Struct) recordValue, fields[i]);
         }
 
         @Override

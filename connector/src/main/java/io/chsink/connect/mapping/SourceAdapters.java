@@ -80,7 +80,7 @@ public final class SourceAdapters {
             }
             Struct s = (Struct) v;
             for (int i = 0; i < branches.length; i++) {
-                Object b = s.get(fields.get(i));
+                Object b = StructValues.get(s, fields.get(i));
                 if (b != null) {
                     return branches[i] == null ? b : branches[i].apply(b);
                 }
@@ -94,8 +94,8 @@ public final class SourceAdapters {
             return v;
         }
         Struct s = (Struct) v;
-        Object scale = s.get("scale");
-        Object bytes = s.get("value");
+        Object scale = StructValues.get(s, "scale");
+        Object bytes = StructValues.get(s, "value");
         if (!(scale instanceof Number) || bytes == null) {
             throw new ValueException("VariableScaleDecimal without scale or value");
         }

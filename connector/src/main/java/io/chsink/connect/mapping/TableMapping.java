@@ -223,7 +223,7 @@ public final class TableMapping {
             Object v;
             if (value instanceof Struct) {
                 Struct st = (Struct) value;
-                v = st.schema().field(c.name()) == null ? null : st.get(c.name());
+                v = StructValues.get(st, c.name());
             } else {
                 v = ((Map<?, ?>) value).get(c.name());
             }

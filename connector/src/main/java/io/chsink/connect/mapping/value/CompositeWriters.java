@@ -3,6 +3,7 @@ package io.chsink.connect.mapping.value;
 import io.chsink.connect.encoder.ArrayColumn;
 import io.chsink.connect.encoder.NativeColumn;
 import io.chsink.connect.encoder.TupleColumn;
+import io.chsink.connect.mapping.StructValues;
 import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType;
 import java.util.Collection;
@@ -77,7 +78,7 @@ final class CompositeWriters {
                 Struct s = (Struct) v;
                 for (Field f : s.schema().fields()) {
                     element(kt, kw, f.name(), entries.element(0), "map key " + i);
-                    element(vt, vw, s.get(f), entries.element(1), "value of map key " + i);
+                    element(vt, vw, StructValues.get(s, f), entries.element(1), "value of map key " + i);
                     i++;
                 }
             } else {
@@ -116,7 +117,8 @@ final class CompositeWriters {
                                 + t.text() + " (" + ws.length + " elements)");
                     }
                     for (int i = 0; i < ws.length; i++) {
-                        element(types.get(i), ws[i], s.get(fields.get(i)), tc.element(i), "tuple element " + (i + 1));
+                        element(types.get(i), ws[i], StructValues.get(s, fields.get(i)), tc.element(i),
+                                "tuple element " + (i + 1));
                     }
                     return;
                 }
@@ -128,7 +130,7 @@ final class CompositeWriters {
                 }
                 for (int i = 0; i < ws.length; i++) {
                     Field f = s.schema().field(names.get(i));
-                    Object ev = f == null ? null : s.get(f);
+                    Object ev = f == null ? null : StructValues.get(s, f);
                     if (f == null && !Writers.acceptsNull(types.get(i))) {
                         throw new ValueException("Struct has no field '" + names.get(i) + "' of " + t.text());
                     }

@@ -2,6 +2,7 @@ package io.chsink.connect.mapping.value;
 
 import io.chsink.connect.encoder.DynamicColumn;
 import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.mapping.StructValues;
 import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType;
 import java.math.BigDecimal;
@@ -73,8 +74,9 @@ final class DynamicWriter implements ValueWriter {
         if (VariantWriter.isUnion(v)) {
             Struct u = (Struct) v;
             for (Field f : u.schema().fields()) {
-                if (u.get(f) != null) {
-                    return u.get(f);
+                Object b = StructValues.get(u, f);
+                if (b != null) {
+                    return b;
                 }
             }
             return null;

@@ -3,6 +3,7 @@ package io.chsink.connect.mapping.value;
 import io.chsink.connect.encoder.DynamicColumn;
 import io.chsink.connect.encoder.JsonColumn;
 import io.chsink.connect.encoder.NativeColumn;
+import io.chsink.connect.mapping.StructValues;
 import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.mapping.text.JsonText;
 import io.chsink.connect.schema.ClickHouseType;
@@ -67,7 +68,7 @@ final class JsonWriter implements ValueWriter {
         if (obj instanceof Struct) {
             Struct s = (Struct) obj;
             for (Field f : s.schema().fields()) {
-                member(prefix + f.name(), s.get(f), out);
+                member(prefix + f.name(), StructValues.get(s, f), out);
             }
         } else {
             for (Map.Entry<?, ?> e : ((Map<?, ?>) obj).entrySet()) {

@@ -19,6 +19,8 @@ import java.time.temporal.TemporalAccessor;
  * types), java.time values (Instant, Offset/Zoned/LocalDateTime, LocalDate), numbers (days for Date/Date32, epoch seconds for DateTime, epoch ticks of the
  * column's precision for DateTime64, as ClickHouse itself reads numbers) and ISO-8601 strings with or
  * without a zone (without one, the column's time zone applies, else UTC), read by {@link IsoTimestamps}.
+ * A value outside the type's range is an error: Date 1970-01-01 to 2149-06-06, Date32 1900-01-01 to
+ * 2299-12-31, DateTime 1970-01-01 00:00:00 to 2106-02-07 06:28:15 UTC, DateTime64 as {@link DateTime64Range} says.
  */
 final class TemporalWriters {
     private static final long DATETIME_MAX = 0xFFFFFFFFL;
@@ -67,7 +69,9 @@ final class TemporalWriters {
                 seconds = i.getEpochSecond();
             }
             if (seconds < 0 || seconds > DATETIME_MAX) {
-                throw new ValueException("timestamp is out of range for DateTime (1970 to 2106)");
+                throw new ValueException("timestamp " + describeSeconds(v, seconds) + " is out of range for "
+                        + (zone == null ? "DateTime" : "DateTime('" + zone.getId() + "')")
+                        + " (1970-01-01 00:00:00 to 2106-02-07 06:28:15 UTC)");
             }
             ((FixedWidthColumn) c).putInt((int) seconds);
         };
@@ -77,24 +81,29 @@ final class TemporalWriters {
         ZoneId z = zone == null ? ZoneOffset.UTC : zone;
         long ticksPerSecond = pow10(precision);
         long nanosPerTick = pow10(9 - precision);
+        DateTime64Range range = new DateTime64Range(precision, zone);
         return (v, c) -> {
             long ticks;
             if (v instanceof Number || isDigits(v)) {
-                ticks = NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim()));
+                ticks = range.check(NumberWriters.toLong(v instanceof Number ? v : Long.valueOf(v.toString().trim())));
             } else {
-                Instant i = toInstant(v, z);
+                Instant i = range.check(toInstant(v, z));
                 if (i.getNano() % nanosPerTick != 0) {
-                    throw new ValueException("timestamp has more precision than DateTime64(" + precision + ")");
+                    throw new ValueException("timestamp has more precision than " + range.type());
                 }
-                try {
-                    ticks = Math.addExact(Math.multiplyExact(i.getEpochSecond(), ticksPerSecond),
-                            i.getNano() / nanosPerTick);
-                } catch (ArithmeticException e) {
-                    throw new ValueException("timestamp is out of range for DateTime64(" + precision + ")");
-                }
+                // in range, the sum fits a long (at precision 9 the product alone may wrap, exactly, mod 2^64)
+                ticks = i.getEpochSecond() * ticksPerSecond + i.getNano() / nanosPerTick;
             }
             ((FixedWidthColumn) c).putLong(ticks);
         };
+    }
+
+    /** A DateTime value for an error: the seconds a number gave, else the instant. */
+    private static String describeSeconds(Object v, long seconds) {
+        if (v instanceof Number || isDigits(v)) {
+            return seconds + " (seconds since 1970-01-01 00:00:00 UTC)";
+        }
+        return Instant.ofEpochSecond(seconds).toString();
     }
 
     static long pow10(int n) {

@@ -3,6 +3,7 @@ package io.chsink.connect.mapping.value;
 import io.chsink.connect.encoder.NativeColumn;
 import io.chsink.connect.encoder.VariantColumn;
 import io.chsink.connect.mapping.SourceAdapters;
+import io.chsink.connect.mapping.StructValues;
 import io.chsink.connect.mapping.ValueException;
 import io.chsink.connect.schema.ClickHouseType;
 import io.chsink.connect.schema.ClickHouseType.Kind;
@@ -70,19 +71,22 @@ final class VariantWriter implements ValueWriter {
         if (isUnion(v)) {
             Struct u = (Struct) v;
             Field branch = null;
+            Object branchValue = null;
             for (Field f : u.schema().fields()) {
-                if (u.get(f) != null) {
+                Object b = StructValues.get(u, f);
+                if (b != null) {
                     if (branch != null) {
                         throw new ValueException("union Struct has more than one non-null branch");
                     }
                     branch = f;
+                    branchValue = b;
                 }
             }
             if (branch == null) {
                 vc.putNull();
                 return;
             }
-            value = u.get(branch);
+            value = branchValue;
             for (int i = 0; i < variants.size(); i++) {
                 if (variants.get(i).text().equals(branch.name())) {
                     put(vc, i, value);
