@@ -50,7 +50,7 @@ final class CurrentRow {
         }
         if (pendingRow instanceof Struct) {
             Struct s = (Struct) pendingRow;
-            return s.schema().field(column) == null ? null : s.getWithoutDefault(column);
+            return s.schema().field(column) == null ? null : io.chsink.connect.mapping.StructValues.get(s, column);
         }
         return ((Map<?, ?>) pendingRow).get(column);
     }

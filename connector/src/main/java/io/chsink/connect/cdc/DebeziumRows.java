@@ -5,6 +5,7 @@ import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.mapping.StructValues;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -383,12 +384,12 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     extra.add(c);
                     schemas.add(s);
                     values.add(current.fromTable ? (v == null ? null : ClickHouseCurrentRows.text(v)) : v);
-                } else if (img.schema().field(c) != null && img.getWithoutDefault(c) != null) {
+                } else if (img.schema().field(c) != null && StructValues.get(img, c) != null) {
                     // Not in ClickHouse: the row never landed, so where the delete goes matters little; before's
                     // value is right under REPLICA IDENTITY FULL.
                     extra.add(c);
                     schemas.add(img.schema().field(c).schema());
-                    values.add(img.getWithoutDefault(c));
+                    values.add(StructValues.get(img, c));
                 }
             }
             Struct row = shapes.deleteRow(img, e.flattened, e.rowVersion, keyFields, extra, schemas.toArray(new Schema[0]),

@@ -41,7 +41,7 @@ abstract class FieldAccess {
         @Override
         Object get(String name) {
             Field f = struct.schema().field(name);
-            return f == null ? null : struct.getWithoutDefault(name);
+            return f == null ? null : io.chsink.connect.mapping.StructValues.get(struct, f);
         }
 
         @Override

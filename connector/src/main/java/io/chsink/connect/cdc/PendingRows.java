@@ -107,7 +107,7 @@ final class PendingRows {
         if (row instanceof Struct) {
             Struct s = (Struct) row;
             for (Field f : s.schema().fields()) {
-                n += sizeOfValue(s.getWithoutDefault(f.name()));
+                n += sizeOfValue(s.get(f));
             }
         } else if (row instanceof Map) {
             for (Object v : ((Map<?, ?>) row).values()) {

@@ -52,7 +52,7 @@ final class RowKey {
                     return null;
                 }
                 cols.add(f.name());
-                vals.add(s.getWithoutDefault(f.name()));
+                vals.add(io.chsink.connect.mapping.StructValues.get(s, f));
             }
         } else if (key instanceof Map) {
             for (Map.Entry<?, ?> e : ((Map<?, ?>) key).entrySet()) {

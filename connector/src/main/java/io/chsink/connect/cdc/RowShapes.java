@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.mapping.StructValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -43,7 +44,7 @@ final class RowShapes {
         Shape s = shape(image.schema(), flattened);
         Struct row = new Struct(s.schema);
         for (int i = 0; i < s.from.length; i++) {
-            row.put(s.to[i], s.defaulted[i] ? image.getWithoutDefault(s.from[i].name()) : image.get(s.from[i]));
+            row.put(s.to[i], s.defaulted[i] ? StructValues.get(image, s.from[i]) : image.get(s.from[i]));
         }
         row.put(s.version, version.toConnectValue());
         row.put(s.deleted, deleted ? (byte) 1 : (byte) 0);
@@ -82,7 +83,7 @@ final class RowShapes {
         }
         Struct row = new Struct(s.schema);
         for (int i = 0; i < s.from.length; i++) {
-            row.put(s.to[i], image.getWithoutDefault(s.from[i].name()));
+            row.put(s.to[i], StructValues.get(image, s.from[i]));
         }
         for (int i = 0; i < s.extra.length; i++) {
             row.put(s.extra[i], extraValues[i]);
