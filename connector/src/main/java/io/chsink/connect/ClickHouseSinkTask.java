@@ -105,7 +105,7 @@ public class ClickHouseSinkTask extends SinkTask {
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
         delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf);
-        rows = RowSources.create(config, client);
+        rows = RowSources.create(config, client, stats::currentRowRead);
         evolution = Evolutions.create(config, client);
         InsertLimits limits = new InsertLimits(client, delivery.insertsPerTable()); // per table, from its engine
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,

@@ -128,6 +128,18 @@ class CdcOffPathTest {
 
             List<OffPathTable.Comparison> result = awaitFinal(w, List.of(alo, eo));
             List<OffPathTable.Comparison> all = new ArrayList<>(result);
+            // The sinks read current rows (TOAST values, deletes of the month-partitioned tables) since the restart.
+            for (String g : List.of("alo", "eo")) {
+                String core = prefix + "_" + g + "_core";
+                try (TaskMetrics m = TaskMetrics.attach(h.stack.connect().logFile().getParent(), core, 1)) {
+                    long reads = m.sinkTask("CurrentRowReads");
+                    long ms = m.sinkTask("CurrentRowReadMs");
+                    System.out.println("CdcOffPathTest: " + core + " read current rows " + reads + " times in " + ms
+                            + " ms since the restart");
+                    checks.add(() -> assertTrue(reads > 0, core + " read current rows from ClickHouse (JMX "
+                            + "CurrentRowReads " + reads + ")"));
+                }
+            }
             try (Connection pg = h.stack.postgres().connect()) {
                 for (String db : List.of(alo, eo)) {
                     for (OffPathTable t : List.of(w.partDefault, w.partFull)) {

@@ -72,14 +72,16 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
     private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
     private long lookups;
+    private java.util.function.LongConsumer readTimes = ms -> { };
     private long versionsBack;
 
-    public DebeziumRows(SinkConfig config, Client client) {
+    public DebeziumRows(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead) {
         this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(),
                 config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), ChangeVersion.of(config),
                 new TableRouter(config), t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(),
                         config.cdcDeletedColumn(), config.cdcVersionBits()),
                 t -> TableLayout.load(client, t), null, client);
+        this.readTimes = currentRowRead;
         warnIfNullsBecomeDefaults(config.originalsStrings());
     }
 
@@ -218,7 +220,9 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     }
                 }
                 lookups++;
+                long t0 = System.nanoTime();
                 fetched.put(n.getKey(), new HashMap<>(reader.read(n.getKey(), need.keyColumns, unknown, columns)));
+                readTimes.accept((System.nanoTime() - t0) / 1_000_000);
                 asked.computeIfAbsent(n.getKey(), t -> new HashSet<>()).addAll(unknown);
             }
         }
@@ -504,8 +508,10 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             lookups++;
             TableLayout layout = layouts.get(table);
             List<String> cols = layout == null ? List.of() : new ArrayList<>(layout.types.keySet());
+            long t0 = System.nanoTime();
             fetched.computeIfAbsent(table, t -> new HashMap<>())
                     .putAll(reader.read(table, key.columns, List.of(key), cols));
+            readTimes.accept((System.nanoTime() - t0) / 1_000_000);
             asked.computeIfAbsent(table, t -> new HashSet<>()).add(key);
         }
         Map<RowKey, CurrentRow> f = fetched.get(table);

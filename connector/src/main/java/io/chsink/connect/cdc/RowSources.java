@@ -9,8 +9,9 @@ public final class RowSources {
     private RowSources() {
     }
 
-    public static RowSource create(SinkConfig config, Client client) {
-        return config.debeziumCdc() ? new DebeziumRows(config, client) : new AppendedRecords();
+    /** @param currentRowRead told the milliseconds of every read of current rows (cdc.mode=debezium) */
+    public static RowSource create(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead) {
+        return config.debeziumCdc() ? new DebeziumRows(config, client, currentRowRead) : new AppendedRecords();
     }
 
     /**

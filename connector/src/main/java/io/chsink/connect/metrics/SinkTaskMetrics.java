@@ -39,6 +39,8 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     private final LongAdder tombstones = new LongAdder();
     private final LongAdder skipped = new LongAdder();
     private final LongAdder retriableExceptions = new LongAdder();
+    private final LongAdder currentRowReads = new LongAdder();
+    private final LongAdder currentRowReadMs = new LongAdder();
     private volatile long bufferedBytes;
     private volatile long recordsBehind;
     private volatile long failingSinceMs;
@@ -126,6 +128,22 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     }
 
     /** A record that writes no row in the cdc.mode (e.g. a Debezium tombstone after a delete). */
+    /** A read of current rows from a target table (cdc.mode=debezium) that took {@code ms}. */
+    public void currentRowRead(long ms) {
+        currentRowReads.increment();
+        currentRowReadMs.add(ms);
+    }
+
+    @Override
+    public long getCurrentRowReads() {
+        return currentRowReads.sum();
+    }
+
+    @Override
+    public long getCurrentRowReadMs() {
+        return currentRowReadMs.sum();
+    }
+
     public void skipped() {
         skipped.increment();
     }
@@ -183,9 +201,10 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     public String toString() {
         return String.format("records received=%d, rows inserted=%d in %d blocks (%d bytes, mean insert %.0f ms, "
                 + "max %d ms), retries=%d, tombstones skipped=%d, records without a row=%d, bad records reported=%d, "
-                + "buffered bytes=%d, records behind=%d", received.sum(), rows.sum(), blocks.sum(), bytes.sum(),
+                + "buffered bytes=%d, records behind=%d%s", received.sum(), rows.sum(), blocks.sum(), bytes.sum(),
                 latencyAvgMs(), latencyMaxMs(), retries.sum(), tombstones.sum(), skipped.sum(), dlq.sum(),
-                bufferedBytes, recordsBehind);
+                bufferedBytes, recordsBehind, currentRowReads.sum() == 0 ? "" : ", current-row reads="
+                        + currentRowReads.sum() + " (" + currentRowReadMs.sum() + " ms)");
     }
 
     // ---- MBean ----

@@ -25,4 +25,13 @@ public interface SinkTaskMetricsMBean extends TableMetricsMBean {
 
     /** Batches refused with a RetriableException because inserts kept failing past retry.timeout.ms. */
     long getRetriableExceptions();
+
+    /**
+     * cdc.mode=debezium: reads of current rows from target tables (one per table and batch that had unchanged TOAST
+     * values, deletes of tables keyed beyond the primary key, or tombstones whose rows were not pending).
+     */
+    long getCurrentRowReads();
+
+    /** The time those reads took, in milliseconds. */
+    long getCurrentRowReadMs();
 }
