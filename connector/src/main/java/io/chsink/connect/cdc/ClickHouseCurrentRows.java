@@ -54,8 +54,14 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
             try {
                 rows = client.queryAll(sql);
             } catch (RuntimeException e) {
-                throw new RetriableException("Could not read the current rows of " + chunk.size() + " keys from "
-                        + table + " (for unchanged TOAST values and deletes): " + e.getMessage(), e);
+                io.chsink.connect.writer.InsertFailure f = io.chsink.connect.writer.InsertFailure.classify(e);
+                String m = "Could not read the current rows of " + chunk.size() + " keys from " + table
+                        + " (cdc.mode=debezium reads them for unchanged TOAST values, deletes and tombstones; the "
+                        + "connector's user needs SELECT on the table): " + f.message();
+                if (!f.retriable()) {
+                    throw new org.apache.kafka.connect.errors.ConnectException(m, e);
+                }
+                throw new RetriableException(m, e);
             }
             queries++;
             for (GenericRecord r : rows) {

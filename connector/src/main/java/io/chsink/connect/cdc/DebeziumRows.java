@@ -230,7 +230,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     private void need(Map<TableId, Need> needs, TableId table, Object key, List<String> columns) {
         RowKey k = RowKey.of(key, null);
-        if (k == null) {
+        TableLayout layout = layouts.get(table);
+        if (k == null || layout != null && !layout.types.keySet().containsAll(k.columns)) {
             return; // toRow reports why, where the current row is needed
         }
         Need n = needs.computeIfAbsent(table, t -> new Need());
@@ -340,7 +341,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private CurrentRow currentForToast(SinkRecord record, TableId table, List<String> toast) {
         StringBuilder why = new StringBuilder();
         RowKey key = RowKey.of(record.key(), why);
-        CurrentRow current = key == null ? null : current(table, key);
+        CurrentRow current = key == null ? null : current(record, table, key);
         if (current == null || current.deleted) {
             throw new RecordMappingException(describe(record) + ": column(s) " + toast + " hold Debezium's "
                     + "placeholder for an unchanged TOAST value ('" + placeholders.text() + "', "
@@ -402,7 +403,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         CurrentRow current = null;
         if (!beyond.isEmpty()) {
             RowKey key = RowKey.of(record.key(), null);
-            current = key == null ? null : current(table, key);
+            current = key == null ? null : current(record, table, key);
         }
         if (image instanceof Struct) {
             Struct img = (Struct) image;
@@ -462,7 +463,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     + SinkConfig.TOMBSTONES_BEHAVIOR + "=delete deletes the row its key names, but " + why);
         }
         TableLayout layout = layouts.get(table);
-        CurrentRow current = layout == null ? null : current(table, key);
+        CurrentRow current = layout == null ? null : current(record, table, key);
         if (current == null) {
             return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
         }
@@ -497,16 +498,23 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     /** The current row of a key: pending in this task, else read from the table for this batch. */
-    private CurrentRow current(TableId table, RowKey key) {
+    private CurrentRow current(SinkRecord record, TableId table, RowKey key) {
         CurrentRow p = pending.find(table, key);
         if (p != null) {
             return p;
+        }
+        TableLayout layout = layouts.get(table);
+        if (layout != null && !layout.types.keySet().containsAll(key.columns)) {
+            List<String> missing = new ArrayList<>(key.columns);
+            missing.removeAll(layout.types.keySet());
+            throw new RecordMappingException(describe(record) + ": cannot look up the current row of key " + key
+                    + ": the record key's field(s) " + missing + " are not columns of the table (its "
+                    + "columns: " + layout.types.keySet() + ")");
         }
         Set<RowKey> a = asked.get(table);
         if (a == null || !a.contains(key)) {
             // Not asked for in prepare (a record toRow saw without prepare): ask now, for every column.
             lookups++;
-            TableLayout layout = layouts.get(table);
             List<String> cols = layout == null ? List.of() : new ArrayList<>(layout.types.keySet());
             long t0 = System.nanoTime();
             fetched.computeIfAbsent(table, t -> new HashMap<>())

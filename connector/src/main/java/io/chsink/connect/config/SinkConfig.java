@@ -272,13 +272,16 @@ public final class SinkConfig extends AbstractConfig {
                             + "of Debezium's ExtractNewRecordState transform with __deleted or __op), and the target "
                             + "tables are ReplacingMergeTree(version, is_deleted) tables whose rows "
                             + "converge to the source table: creates, snapshot reads and updates write the after "
-                            + "image, deletes the row's key with the deleted column set to 1 (its other columns take "
-                            + "their defaults: in this mode a null for a non-Nullable column writes its default); "
+                            + "image (a column holding Debezium's placeholder for an unchanged TOAST value takes "
+                            + "the row's current value), deletes the row's key and the columns of the table's "
+                            + "sorting and partition keys with the deleted column set to 1 (its other columns take "
+                            + "their defaults); tombstones delete the row their key names (tombstones.behavior); "
                             + "the version column grows with every change of a row (PostgreSQL: source.lsn; "
-                            + "MySQL/MariaDB: binlog file, position and row; other connectors: the Kafka offset), so "
-                            + "the latest change wins however often and in whatever order records are inserted. "
-                            + "Tombstones are skipped. Validation and task start refuse a table that is not a "
-                            + "ReplacingMergeTree with these columns, naming the statement that fixes it.",
+                            + "MySQL/MariaDB: binlog file, position and row; other connectors: the Kafka offset; "
+                            + "see cdc.version.*), so the latest change wins however often and in whatever order "
+                            + "records are inserted. Validation and task start refuse a table that is not a "
+                            + "ReplacingMergeTree with these columns, naming the statement that fixes it. See "
+                            + "docs/cdc.md.",
                     GROUP_CDC, 1, Width.SHORT, "CDC mode")
             .define(CDC_VERSION_COLUMN, Type.STRING, "_version", new NonEmpty(), Importance.MEDIUM,
                     "cdc.mode=debezium only: the version column of the ReplacingMergeTree (its first engine "
