@@ -492,6 +492,7 @@ public class ClickHouseSinkTask extends SinkTask {
         Set<TopicPartition> revoked = new HashSet<>(partitions);
         Collection<TableBlock> dropped = buffer.clear();
         dropped.forEach(rows::blockDone);
+        rows.revoked();
         rewinds.revoked(revoked);
         delivery.revoked(revoked);
         backpressure.revoked(revoked);

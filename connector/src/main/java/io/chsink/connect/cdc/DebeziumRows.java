@@ -619,6 +619,11 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     @Override
+    public void revoked() {
+        pending.forgetRecentDeletes();
+    }
+
+    @Override
     public void blockDone(Object block) {
         pending.done(block);
     }

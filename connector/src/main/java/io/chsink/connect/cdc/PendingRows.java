@@ -38,7 +38,11 @@ final class PendingRows {
         }
     }
 
+    /** Per table, the keys whose last appended row is a delete, kept after its block is done (bounded). */
+    private static final int RECENT_DELETES = 10_000;
+
     private final Map<TableId, Map<RowKey, Entry>> byTable = new HashMap<>();
+    private final Map<TableId, java.util.LinkedHashMap<RowKey, Entry>> recentDeletes = new HashMap<>();
     private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
     private long heldBytes;
 
@@ -51,19 +55,52 @@ final class PendingRows {
         }
         heldBytes += e.bytes;
         byBlock.computeIfAbsent(block, b -> new ArrayList<>()).add(e);
+        // The tombstone Debezium writes right after a delete event finds the delete here even when the delete's
+        // block was inserted meanwhile: no read of the table for it.
+        if (deleted) {
+            recentDeletes.computeIfAbsent(table, t -> new java.util.LinkedHashMap<RowKey, Entry>(16, 0.75f, false) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<RowKey, PendingRows.Entry> eldest) {
+                    return size() > RECENT_DELETES;
+                }
+            }).put(key, new Entry(table, key, version, true, row, 0));
+        } else {
+            Map<RowKey, Entry> r = recentDeletes.get(table);
+            if (r != null) {
+                r.remove(key);
+            }
+        }
         return old == null ? null : old.version;
     }
 
-    /** The latest pending row of the key, or null. */
+    /**
+     * The latest pending row of the key, or the delete row last appended for it (when no row of the key was appended
+     * after it, even if its block is done), or null.
+     */
     CurrentRow find(TableId table, RowKey key) {
         Map<RowKey, Entry> m = byTable.get(table);
         Entry e = m == null ? null : m.get(key);
+        if (e == null) {
+            Map<RowKey, Entry> r = recentDeletes.get(table);
+            e = r == null ? null : r.get(key);
+        }
         return e == null ? null : CurrentRow.pending(e.version, e.deleted, e.row);
     }
 
     boolean has(TableId table, RowKey key) {
         Map<RowKey, Entry> m = byTable.get(table);
-        return m != null && m.containsKey(key);
+        if (m != null && m.containsKey(key)) {
+            return true;
+        }
+        Map<RowKey, Entry> r = recentDeletes.get(table);
+        return r != null && r.containsKey(key);
+    }
+
+    /** Forgets the recent deletes (partitions were revoked: their keys' next changes may come elsewhere first). */
+    void forgetRecentDeletes() {
+        recentDeletes.clear();
     }
 
     /** The block was inserted or dropped: its rows are no longer pending. */
@@ -84,6 +121,7 @@ final class PendingRows {
     }
 
     void clear() {
+        recentDeletes.clear();
         byTable.clear();
         byBlock.clear();
         heldBytes = 0;

@@ -40,6 +40,10 @@ public interface RowSource {
     default void appended(SinkRecord row, Object block, TableId table) {
     }
 
+    /** Partitions were revoked: what the source remembers of their keys may be outdated when they come back. */
+    default void revoked() {
+    }
+
     /** The block was inserted (and verified) or dropped: the source forgets what it kept of its rows. */
     default void blockDone(Object block) {
     }

@@ -299,4 +299,30 @@ class CurrentRowsTest {
         p.remove("value.converter.replace.null.with.default");
         assertNull(DebeziumRows.nullsBecomeDefaults(p), "Avro keeps nulls");
     }
+
+    @Test
+    void theTombstoneAfterADeleteFindsItWithoutAReadThoughItsBlockWasInserted() {
+        DebeziumRows rows = rows("delete");
+        Object block = new Object();
+        SinkRecord delete = change("d", "{\"id\":4,\"name\":null,\"qty\":null}", "null", 700, 4, 0);
+        rows.prepare(List.of(delete));
+        put(rows, delete, block);
+        rows.blockDone(block); // inserted before the tombstone's batch came
+        int before = reads.size(); // the delete itself read its key (qty is a partition column)
+        SinkRecord tomb = tombstone(4, 1);
+        rows.prepare(List.of(tomb));
+        Struct d = value(put(rows, tomb, new Object()));
+        assertEquals(700L, d.get("_version"), "the same delete again");
+        assertEquals(before, reads.size(), "no read of the table for the tombstone: " + reads);
+        // Once the key is written again, the remembered delete is no longer its current row.
+        SinkRecord create = change("c", "null", item(4, "back", 2L), 800, 4, 2);
+        rows.prepare(List.of(create));
+        Object b2 = new Object();
+        put(rows, create, b2);
+        rows.blockDone(b2);
+        table.put(k(4), CurrentRow.fromTable(RowVersion.narrow(800), false, tableRow("back", "2")));
+        SinkRecord tomb2 = tombstone(4, 3);
+        rows.prepare(List.of(tomb2));
+        assertEquals(801L, value(put(rows, tomb2, new Object())).get("_version"), "read from the table: live at 800");
+    }
 }
