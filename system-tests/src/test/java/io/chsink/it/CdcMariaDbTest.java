@@ -120,18 +120,29 @@ class CdcMariaDbTest {
         run("maria_eo", SEED + 1, 300, Map.of("delivery.guarantee", "exactly_once"));
     }
 
-    private void run(String name, long seed, int snapshotRows, Map<String, String> sinkOverrides) throws Exception {
+    /** One test's tables, topics and connectors on the version-overridden MariaDB, snapshot replicated. */
+    private record Pipeline(SinkHarness h, MariaDbServer maria, BinlogWorkload w, String prefix, String snapshotFile,
+            List<String> connectors, Supplier<String> failures) {
+        void deleteConnectors() {
+            for (String c : connectors) {
+                h.deleteQuietly(c);
+            }
+        }
+    }
+
+    /** Tables, snapshot rows, the Debezium source and the sink; returns once ClickHouse FINAL equals MariaDB. */
+    private static Pipeline start(String name, long seed, int snapshotRows, Map<String, String> sinkOverrides)
+            throws Exception {
         SinkHarness h = new SinkHarness();
         assertTrue(h.stack.connect().hasDebeziumMySql(), "the worker lists Debezium's MySQL connector "
                 + "(plugin.path from chsink.debezium.plugin.path)");
         MariaDbServer maria = mariaAs55();
         String prefix = SinkHarness.unique(name).toLowerCase(java.util.Locale.ROOT);
         BinlogWorkload w = new BinlogWorkload(maria, prefix, seed);
-        String source = prefix + "_source";
-        String sink = prefix + "_sink";
         List<String> connectors = new ArrayList<>();
         System.out.println("CdcMariaDbTest " + name + ": " + maria.version() + ", seed " + seed + ", tables " + prefix
                 + "_*");
+        Pipeline p = new Pipeline(h, maria, w, prefix, null, connectors, failures(h, connectors));
         try {
             w.createSourceTables();
             w.createTargetTables(h.ch(), h.db, sinkOverrides.containsKey("delivery.guarantee"));
@@ -141,6 +152,7 @@ class CdcMariaDbTest {
             w.seed(snapshotRows);
             String snapshotFile = maria.currentBinlog();
 
+            String source = prefix + "_source";
             h.rest().putConnectorConfig(source, w.debeziumConfig(prefix, h.stack.kafka().bootstrapServers(),
                     SERVER_IDS.incrementAndGet(), 3));
             connectors.add(source);
@@ -152,16 +164,27 @@ class CdcMariaDbTest {
             o.put("topic.to.table.map", w.topicToTableMap(prefix, h.db));
             o.put("tasks.max", "2");
             o.putAll(sinkOverrides);
+            String sink = prefix + "_sink";
             h.createConnector(sink, "clickhouse-sink-cdc.json", o);
             connectors.add(sink);
             h.rest().waitForTasksRunning(sink, 2, Duration.ofMinutes(2));
-            Supplier<String> failures = failures(h, connectors);
+            assertConverges(w, h, p.failures(), name + " after the snapshot of " + snapshotRows + " rows per table");
+            return new Pipeline(h, maria, w, prefix, snapshotFile, connectors, p.failures());
+        } catch (Exception | AssertionError e) {
+            p.deleteConnectors();
+            throw e;
+        }
+    }
 
-            assertConverges(w, h, failures, name + " after the snapshot of " + snapshotRows + " rows per table");
-
+    private void run(String name, long seed, int snapshotRows, Map<String, String> sinkOverrides) throws Exception {
+        Pipeline p = start(name, seed, snapshotRows, sinkOverrides);
+        SinkHarness h = p.h();
+        MariaDbServer maria = p.maria();
+        BinlogWorkload w = p.w();
+        try {
             CompletableFuture<BinlogWorkload.Stats> stream = CompletableFuture.supplyAsync(
                     () -> w.run(CHANGES, 8, CHANGES_PER_SECOND));
-            Set<String> files = new LinkedHashSet<>(List.of(snapshotFile));
+            Set<String> files = new LinkedHashSet<>(List.of(p.snapshotFile()));
             for (int third = 1; third <= 2; third++) {
                 while (w.changesDone() < (long) CHANGES * third / 3 && !stream.isDone()) {
                     Thread.sleep(20);
@@ -176,7 +199,7 @@ class CdcMariaDbTest {
                     && stats.groupUpdatedRows > stats.groupUpdates, stats.toString());
             // A little more after the last rotation, so that the newest file carries changes too.
             BinlogWorkload.Stats tail = w.run(200, 8, 0);
-            assertConverges(w, h, failures, name + " after " + (CHANGES + tail.total()) + " changes over " + files);
+            assertConverges(w, h, p.failures(), name + " after " + (CHANGES + tail.total()) + " changes over " + files);
 
             // The versions of the current rows and of the replaced ones come from every binlog file in turn.
             long lastIndex = fileIndex(maria.currentBinlog());
@@ -191,32 +214,142 @@ class CdcMariaDbTest {
                 assertEquals(lastIndex, max, t.name + ": the newest versions come from the newest binlog file");
                 assertTrue(deleted > 0, t.name + " holds delete rows (_is_deleted = 1) that FINAL leaves out");
             }
-            checkSourceBlocks(h, w.topics(prefix), snapshotFile, files);
+            SourceBlocks blocks = readSourceBlocks(h, w.topics(p.prefix()));
+            blocks.check(p.snapshotFile(), files);
         } finally {
-            for (String c : connectors) {
-                h.deleteQuietly(c);
-            }
+            p.deleteConnectors();
         }
     }
 
     /**
-     * Reads every event of the topics back and checks their source blocks: snapshot rows carry the binlog position
-     * the snapshot began at (file, pos; row 0), streamed rows their own event's file and pos, server_id 1, and a row
-     * index that is above 0 in the events of multi-row statements. Prints one of each kind.
+     * MariaDB's binlog compression: 10.11 has no binlog_transaction_compression (MySQL's zstd transaction payloads);
+     * its log_bin_compress zlib-compresses single events instead (here every event of 10 bytes or more), which it
+     * logs as Query_compressed and Write/Update/Delete_rows_compressed_v1 events. Debezium 3.6.1's MySQL connector
+     * reads past those rows events and emits nothing for them: no record, no warning, its task RUNNING and its offset
+     * moving on. A marker row written after compression is off again arrives, the changes before it never do. This
+     * test asserts that loss (a source-side one: the sink never sees the changes); it fails once a Debezium release
+     * decodes compressed events, and then the changes must arrive instead.
      */
-    private static void checkSourceBlocks(SinkHarness h, List<String> topics, String snapshotFile, Set<String> files)
-            throws Exception {
+    @Test
+    void debeziumSkipsCompressedRowsEventsSilently() throws Exception {
+        Pipeline p = start("maria_zip", SEED + 2, 100, Map.of());
+        SinkHarness h = p.h();
+        MariaDbServer maria = p.maria();
+        BinlogWorkload w = p.w();
+        try {
+            maria.rootExec("SET GLOBAL log_bin_compress_min_len = 10", "SET GLOBAL log_bin_compress = ON");
+            BinlogWorkload.Stats stats;
+            try {
+                stats = w.run(300, 8, 0);
+            } finally {
+                maria.rootExec("SET GLOBAL log_bin_compress = OFF");
+            }
+            List<String> types = maria.binlogEventTypes(maria.currentBinlog());
+            System.out.println("maria_zip: " + stats + " with log_bin_compress=ON; event types of "
+                    + maria.currentBinlog() + ": " + types);
+            assertTrue(types.containsAll(List.of("Write_rows_compressed_v1", "Update_rows_compressed_v1",
+                    "Delete_rows_compressed_v1")), "MariaDB logged compressed rows events: " + types);
+
+            String orders = w.tables().get(0).name;
+            long marker = 999_999_999L;
+            maria.exec("INSERT INTO `" + orders + "` (`id`, `customer`, `amount`, `status`, `created`) VALUES ("
+                    + marker + ", 1, 1.00, 'marker', '2020-01-01 00:00:00')");
+            String inCh = "SELECT count() FROM `" + h.db + "`.`" + orders + "` FINAL WHERE `id` = " + marker;
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (h.scalar(inCh) == 0) {
+                String f = p.failures().get();
+                assertTrue(f == null, "a connector failed: " + f);
+                assertTrue(System.nanoTime() < deadline, "the marker row written after the compressed events arrives");
+                Thread.sleep(250);
+            }
+            SourceBlocks blocks = readSourceBlocks(h, w.topics(p.prefix()));
+            System.out.println("maria_zip: the source task is " + h.rest().connectorStatus(p.connectors().get(0)));
+            assertEquals(1, blocks.streamed, "of the " + stats.total() + " compressed changes and the marker, only the"
+                    + " marker reached Kafka");
+            List<BinlogWorkload.TableComparison> r = w.compare(h.ch(), h.db);
+            r.forEach(c -> System.out.println("maria_zip: " + c.table() + ": MariaDB " + c.sourceRows()
+                    + " rows, ClickHouse FINAL " + c.targetRows() + " rows, " + c.differing() + " keys differ"));
+            assertEquals(101, r.get(0).targetRows(), "ClickHouse: the snapshot's 100 orders and the marker");
+            assertEquals(100, r.get(1).targetRows(), "ClickHouse: the snapshot's 100 lines, nothing since");
+            assertTrue(r.stream().allMatch(c -> c.differing() > 0), "every table lost the compressed changes");
+        } finally {
+            p.deleteConnectors();
+        }
+    }
+
+    /** What the events of some topics carry in their source blocks. */
+    private static final class SourceBlocks {
+        long snapshot;
+        long streamed;
+        long multiRow;
+        long tombstones;
+        final Set<Long> snapshotPositions = new LinkedHashSet<>();
+        final Set<String> snapshotFiles = new LinkedHashSet<>();
+        final Set<String> files = new LinkedHashSet<>();
+        final Map<String, String> examples = new java.util.TreeMap<>();
+        final List<String> problems = new ArrayList<>();
+        /** Topic, key, file, pos and row of each streamed event: what the version is made of, per row. */
+        final Set<String> streamedPositions = new java.util.HashSet<>();
+
+        void add(String topic, String key, JsonNode payload) {
+            JsonNode src = payload.path("source");
+            String op = payload.path("op").asText();
+            String snap = src.path("snapshot").asText();
+            files.add(src.path("file").asText());
+            if (!src.path("connector").asText().equals("mysql") || src.path("pos").asLong() <= 0) {
+                problems.add("connector/pos: " + src);
+            }
+            if (op.equals("r")) {
+                snapshot++;
+                snapshotFiles.add(src.path("file").asText());
+                snapshotPositions.add(src.path("pos").asLong());
+                if (src.path("row").asLong() != 0 || snap.equals("false")) {
+                    problems.add("snapshot row: " + src);
+                }
+                examples.putIfAbsent("snapshot " + snap, src.toString());
+            } else {
+                streamed++;
+                streamedPositions.add(topic + "\t" + key + "\t" + src.path("file").asText() + "\t"
+                        + src.path("pos").asLong() + "\t" + src.path("row").asLong());
+                if (!snap.equals("false") || src.path("server_id").asInt() != MariaDbServer.SERVER_ID) {
+                    problems.add("streamed row: " + src);
+                }
+                if (src.path("row").asLong() > 0) {
+                    multiRow++;
+                    examples.putIfAbsent("streamed, row > 0", src.toString());
+                }
+                examples.putIfAbsent("streamed " + op, src.toString());
+            }
+        }
+
+        /**
+         * Snapshot rows carry the binlog position the snapshot began at (file, pos; row 0), streamed rows their own
+         * event's file and pos and server_id 1, and a row index above 0 in the events of multi-row statements.
+         */
+        void check(String snapshotFile, Set<String> binlogFiles) {
+            examples.forEach((k, v) -> System.out.println("source block, " + k + ": " + v));
+            System.out.println("events: " + snapshot + " snapshot, " + streamed + " streamed (" + multiRow
+                    + " with row > 0), " + tombstones + " tombstones; snapshot positions " + snapshotPositions
+                    + "; files " + files);
+            assertEquals(List.of(), problems.stream().limit(5).toList(), "source blocks");
+            assertTrue(snapshot > 0 && streamed > 0 && multiRow > 0, "snapshot, streamed and multi-row events");
+            assertEquals(Set.of(snapshotFile), snapshotFiles, "snapshot rows: the file the snapshot began in");
+            assertEquals(1, snapshotPositions.size(), "every snapshot row carries the one position it began at");
+            assertEquals(binlogFiles, files, "the events come from every binlog file");
+            // pos is the event's own position, not its transaction's: two changes of one row (in one transaction
+            // or not) never share file, pos and row, so their versions differ.
+            assertEquals(streamed, streamedPositions.size(), "streamed changes of one row with the same file/pos/row");
+        }
+    }
+
+    /** Reads every event of the topics back, from the beginning to their end offsets. */
+    private static SourceBlocks readSourceBlocks(SinkHarness h, List<String> topics) throws Exception {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, h.stack.kafka().bootstrapServers());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        long snapshot = 0;
-        long streamed = 0;
-        long multiRow = 0;
-        long tombstones = 0;
-        Set<Long> snapshotPositions = new LinkedHashSet<>();
-        Map<String, String> examples = new java.util.TreeMap<>();
+        SourceBlocks blocks = new SourceBlocks();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = new ArrayList<>();
             for (String t : topics) {
@@ -229,42 +362,15 @@ class CdcMariaDbTest {
             while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
                     if (r.value() == null) {
-                        tombstones++;
-                        continue;
-                    }
-                    JsonNode payload = JSON.readTree(r.value()).path("payload");
-                    JsonNode src = payload.path("source");
-                    String op = payload.path("op").asText();
-                    String snap = src.path("snapshot").asText();
-                    assertEquals("mysql", src.path("connector").asText(), src.toString());
-                    assertTrue(files.contains(src.path("file").asText()), "binlog file of " + src);
-                    assertTrue(src.path("pos").asLong() > 0, "pos of " + src);
-                    if (op.equals("r")) {
-                        snapshot++;
-                        assertEquals(snapshotFile, src.path("file").asText(), "snapshot rows: " + src);
-                        assertEquals(0, src.path("row").asLong(), "snapshot rows: " + src);
-                        assertTrue(!snap.equals("false"), "snapshot rows: " + src);
-                        snapshotPositions.add(src.path("pos").asLong());
-                        examples.putIfAbsent("snapshot " + snap, src.toString());
+                        blocks.tombstones++;
                     } else {
-                        streamed++;
-                        assertEquals("false", snap, "streamed rows: " + src);
-                        assertEquals(MariaDbServer.SERVER_ID, src.path("server_id").asInt(), "server_id of " + src);
-                        if (src.path("row").asLong() > 0) {
-                            multiRow++;
-                            examples.putIfAbsent("streamed, row > 0", src.toString());
-                        }
-                        examples.putIfAbsent("streamed " + op, src.toString());
+                        blocks.add(r.topic(), r.key(), JSON.readTree(r.value()).path("payload"));
                     }
                 }
             }
             assertTrue(parts.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp)), "read every event back");
         }
-        examples.forEach((k, v) -> System.out.println("source block, " + k + ": " + v));
-        System.out.println("events: " + snapshot + " snapshot, " + streamed + " streamed (" + multiRow
-                + " with row > 0), " + tombstones + " tombstones; snapshot positions " + snapshotPositions);
-        assertTrue(snapshot > 0 && streamed > 0 && multiRow > 0, "snapshot, streamed and multi-row events");
-        assertEquals(1, snapshotPositions.size(), "every snapshot row carries the one position it began at");
+        return blocks;
     }
 
     private static long fileIndex(String file) {

@@ -134,6 +134,23 @@ public final class MariaDbServer implements AutoCloseable {
         }
     }
 
+    /** The distinct event types of one binlog file, in order of first appearance (SHOW BINLOG EVENTS). */
+    public List<String> binlogEventTypes(String file) {
+        List<String> types = new ArrayList<>();
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW BINLOG EVENTS IN '" + file.replace("'", "''") + "'")) {
+            while (rs.next()) {
+                String type = rs.getString("Event_type");
+                if (!types.contains(type)) {
+                    types.add(type);
+                }
+            }
+            return types;
+        } catch (SQLException e) {
+            throw new IllegalStateException("MariaDB: SHOW BINLOG EVENTS IN " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The error log so far (the server's own messages, e.g. a binlog dump thread's). */
     public String errorLog() {
         try {
