@@ -66,7 +66,12 @@ public final class MariaDbServer implements AutoCloseable {
      */
     public static MariaDbServer start(Path workDir, String versionString) {
         MariaDbServer s = new MariaDbServer(binDir(), workDir.toAbsolutePath(), versionString);
-        s.initAndStart();
+        try {
+            s.initAndStart();
+        } catch (RuntimeException e) {
+            s.close(); // a server that started but could not be set up must not outlive the test
+            throw e;
+        }
         return s;
     }
 
