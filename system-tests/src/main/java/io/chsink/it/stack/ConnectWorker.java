@@ -34,6 +34,8 @@ public final class ConnectWorker extends ChildJvmService {
      */
     public static final String DEBEZIUM_PLUGIN_PATH = "chsink.debezium.plugin.path";
     public static final String DEBEZIUM_POSTGRES_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
+    /** Debezium's MySQL source connector (the debezium-mysql-plugin directory beside the PostgreSQL one). */
+    public static final String DEBEZIUM_MYSQL_CLASS = "io.debezium.connector.mysql.MySqlConnector";
     private static final System.Logger LOG = System.getLogger(ConnectWorker.class.getName());
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
 
@@ -207,6 +209,11 @@ public final class ConnectWorker extends ChildJvmService {
     /** Whether the worker lists Debezium's PostgreSQL source connector (from {@value #DEBEZIUM_PLUGIN_PATH}). */
     public boolean hasDebeziumPostgres() {
         return rest().plugins().stream().anyMatch(p -> p.className().equals(DEBEZIUM_POSTGRES_CLASS));
+    }
+
+    /** Whether the worker lists Debezium's MySQL source connector (from {@value #DEBEZIUM_PLUGIN_PATH}). */
+    public boolean hasDebeziumMySql() {
+        return rest().plugins().stream().anyMatch(p -> p.className().equals(DEBEZIUM_MYSQL_CLASS));
     }
 
     private static String requiredProperty(String name, String meaning) {

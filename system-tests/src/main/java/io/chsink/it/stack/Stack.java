@@ -26,6 +26,7 @@ public final class Stack implements AutoCloseable {
     private final ConnectWorker connect;
     private final Path workDir;
     private PostgresServer postgres;
+    private MariaDbServer mariadb;
     private final AutoCloseable owner;
 
     private Stack(ClickHouseServer clickhouse, KafkaBroker kafka, ConnectWorker connect, Path workDir) {
@@ -146,6 +147,17 @@ public final class Stack implements AutoCloseable {
         return postgres;
     }
 
+    /**
+     * The MariaDB server of the binlog CDC tests, started on first use (log_bin, ROW images, see
+     * {@link MariaDbServer}) and stopped with the stack.
+     */
+    public synchronized MariaDbServer mariadb() {
+        if (mariadb == null) {
+            mariadb = MariaDbServer.start(workDir.resolve("mariadb"));
+        }
+        return mariadb;
+    }
+
     /** The ClickHouse URL as the Connect worker should use it. */
     public String clickhouseUrl() {
         return clickhouse.url();
@@ -169,6 +181,9 @@ public final class Stack implements AutoCloseable {
         synchronized (this) {
             if (postgres != null) {
                 postgres.close();
+            }
+            if (mariadb != null) {
+                mariadb.close();
             }
         }
         kafka.close();

@@ -1,0 +1,612 @@
+package io.chsink.it.cdc;
+
+import io.chsink.it.stack.ClickHouseHttp;
+import io.chsink.it.stack.MariaDbServer;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The CDC workload of a binlog source (MariaDB through Debezium's MySQL connector) and its proof: three tables
+ * (BIGINT, INT, DECIMAL, VARCHAR, TEXT, DATETIME(6), TIMESTAMP(6), DATE and JSON columns; one with a composite primary
+ * key), their ReplacingMergeTree(_version, _is_deleted) twins in ClickHouse, a seeded random stream of changes
+ * (inserts, updates, deletes, primary-key updates, re-inserts of deleted keys, and UPDATEs of several rows in one
+ * statement, so that one binlog event carries several rows), the Debezium configuration, and the comparison of both
+ * sides row for row: each side writes every row as canonical text with its own SQL (no value passes through the other
+ * side's code), joined with '|', NULL as {@code \N}; ClickHouse's rows are read with FINAL, deleted rows excluded.
+ */
+public final class BinlogWorkload {
+    public static final String VERSION_COLUMN = "_version";
+    public static final String DELETED_COLUMN = "_is_deleted";
+    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.;:-_'\"|\\/"
+            + "äöüßéñ€漢字😀";
+    /** The composite key's first part takes few values, so that one UPDATE ... WHERE order_id = ? changes many rows. */
+    private static final int ORDER_GROUPS = 40;
+
+    /** The kinds of column, each with its MariaDB and ClickHouse types and canonical-text expressions. */
+    enum Kind { BIGINT, INT, DECIMAL, VARCHAR, TEXT, DATETIME6, TIMESTAMP6, DATE, JSON }
+
+    /** One column: {@code %s} in the text expressions is the (quoted) column. */
+    public static final class Column {
+        final String name;
+        final Kind kind;
+        final int precision;
+        final int scale;
+        final boolean nullable;
+
+        Column(String name, Kind kind, int precision, int scale, boolean nullable) {
+            this.name = name;
+            this.kind = kind;
+            this.precision = precision;
+            this.scale = scale;
+            this.nullable = nullable;
+        }
+
+        String mariaType() {
+            String t = switch (kind) {
+                case BIGINT -> "BIGINT";
+                case INT -> "INT";
+                case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
+                case VARCHAR -> "VARCHAR(" + precision + ")";
+                case TEXT -> "TEXT";
+                case DATETIME6 -> "DATETIME(6)";
+                case TIMESTAMP6 -> "TIMESTAMP(6)";
+                case DATE -> "DATE";
+                case JSON -> "JSON";
+            };
+            return t + (nullable ? " NULL DEFAULT NULL" : " NOT NULL");
+        }
+
+        String chType() {
+            String t = switch (kind) {
+                case BIGINT -> "Int64";
+                case INT -> "Int32";
+                case DECIMAL -> "Decimal(" + precision + ", " + scale + ")";
+                case VARCHAR, TEXT, JSON -> "String";
+                case DATETIME6 -> "DateTime64(6)";
+                case TIMESTAMP6 -> "DateTime64(6, 'UTC')";
+                case DATE -> "Date32";
+            };
+            return nullable ? "Nullable(" + t + ")" : t;
+        }
+
+        String mariaText() {
+            String c = "`" + name + "`";
+            return switch (kind) {
+                case BIGINT, INT -> "CAST(" + c + " AS CHAR)";
+                // ClickHouse's toString of a Decimal drops trailing zeros (and a bare point): the same here.
+                case DECIMAL -> "TRIM(TRAILING '.' FROM TRIM(TRAILING '0' FROM CAST(" + c + " AS CHAR)))";
+                case VARCHAR, TEXT, JSON -> c;
+                case DATETIME6, TIMESTAMP6 -> "DATE_FORMAT(" + c + ", '%Y-%m-%d %H:%i:%s.%f')";
+                case DATE -> "DATE_FORMAT(" + c + ", '%Y-%m-%d')";
+            };
+        }
+
+        String chText() {
+            String c = "`" + name + "`";
+            return switch (kind) {
+                case BIGINT, INT, DECIMAL, DATE -> "toString(" + c + ")";
+                case VARCHAR, TEXT, JSON -> c;
+                case DATETIME6, TIMESTAMP6 -> "formatDateTime(" + c + ", '%Y-%m-%d %H:%i:%S.%f')";
+            };
+        }
+    }
+
+    /** One table, as both sides define it. */
+    public static final class Table {
+        public final String name;
+        final List<Column> columns;
+        final List<String> primaryKey;
+
+        Table(String name, List<Column> columns, List<String> primaryKey) {
+            this.name = name;
+            this.columns = columns;
+            this.primaryKey = primaryKey;
+        }
+
+        Column column(String n) {
+            return columns.stream().filter(c -> c.name.equals(n)).findFirst().orElseThrow();
+        }
+
+        String mariaCreate() {
+            return "CREATE TABLE `" + name + "` (" + columns.stream().map(c -> "`" + c.name + "` " + c.mariaType())
+                    .collect(Collectors.joining(", ")) + ", PRIMARY KEY (" + quoted(primaryKey) + ")) ENGINE=InnoDB "
+                    + "DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+        }
+
+        String chCreate(String database, boolean dedupWindow) {
+            return "CREATE TABLE `" + database + "`.`" + name + "` (" + columns.stream()
+                    .map(c -> "`" + c.name + "` " + c.chType()).collect(Collectors.joining(", ")) + ", `"
+                    + VERSION_COLUMN + "` UInt64, `" + DELETED_COLUMN + "` UInt8) ENGINE = ReplacingMergeTree(`"
+                    + VERSION_COLUMN + "`, `" + DELETED_COLUMN + "`) ORDER BY (" + quoted(primaryKey) + ")"
+                    + (dedupWindow ? " SETTINGS non_replicated_deduplication_window = 1000" : "");
+        }
+
+        /** MariaDB: key text, row text (tabs and newlines written as \t and \n, as ClickHouse's side does). */
+        String mariaCanonicalQuery() {
+            return "SELECT " + joined(primaryKey.stream().map(this::column).toList(), true) + ", REPLACE(REPLACE("
+                    + joined(columns, true) + ", '\\t', '\\\\t'), '\\n', '\\\\n') FROM `" + name + "`";
+        }
+
+        String chCanonicalQuery(String database) {
+            return "SELECT " + joined(primaryKey.stream().map(this::column).toList(), false) + ", replaceAll(replaceAll("
+                    + joined(columns, false) + ", '\\t', '\\\\t'), '\\n', '\\\\n') FROM `" + database + "`.`" + name
+                    + "` FINAL WHERE `" + DELETED_COLUMN + "` = 0 FORMAT TSVRaw";
+        }
+
+        private static String joined(List<Column> cols, boolean maria) {
+            return "CONCAT_WS('|', " + cols.stream().map(c -> maria ? "COALESCE(" + c.mariaText() + ", '\\\\N')"
+                    : "ifNull(" + c.chText() + ", '\\\\N')").collect(Collectors.joining(", ")) + ")";
+        }
+
+        private static String quoted(List<String> names) {
+            return names.stream().map(n -> "`" + n + "`").collect(Collectors.joining(", "));
+        }
+    }
+
+    private final MariaDbServer db;
+    private final Random random;
+    private final List<Table> tables;
+    private final Map<String, Keys> keys = new HashMap<>();
+    private final AtomicLong changesDone = new AtomicLong();
+    private long nextId = 1;
+
+    /** @param prefix names the tables ({@code <prefix>_orders}, ...), lower-case letters, digits and _ */
+    public BinlogWorkload(MariaDbServer db, String prefix, long seed) {
+        this.db = db;
+        this.random = new Random(seed);
+        this.tables = List.of(
+                new Table(prefix + "_orders", List.of(col("id", Kind.BIGINT, false), col("customer", Kind.INT, false),
+                        dec("amount", 12, 2, false), col("note", Kind.TEXT, true), varchar("status", 16, false),
+                        col("due", Kind.DATE, true), col("created", Kind.DATETIME6, false),
+                        col("updated", Kind.TIMESTAMP6, true), col("attrs", Kind.JSON, true)), List.of("id")),
+                new Table(prefix + "_lines", List.of(col("order_id", Kind.BIGINT, false), col("line", Kind.INT, false),
+                        varchar("sku", 32, false), col("qty", Kind.INT, false), dec("price", 10, 3, false),
+                        col("shipped_at", Kind.DATETIME6, true)), List.of("order_id", "line")),
+                new Table(prefix + "_people", List.of(col("id", Kind.INT, false), varchar("name", 64, false),
+                        varchar("email", 64, true), col("born", Kind.DATE, true), dec("score", 20, 5, true),
+                        col("profile", Kind.JSON, false), col("last_seen", Kind.DATETIME6, true),
+                        col("visits", Kind.BIGINT, true)), List.of("id")));
+        for (Table t : tables) {
+            keys.put(t.name, new Keys());
+        }
+    }
+
+    private static Column col(String n, Kind k, boolean nullable) {
+        return new Column(n, k, 0, 0, nullable);
+    }
+
+    private static Column dec(String n, int p, int s, boolean nullable) {
+        return new Column(n, Kind.DECIMAL, p, s, nullable);
+    }
+
+    private static Column varchar(String n, int len, boolean nullable) {
+        return new Column(n, Kind.VARCHAR, len, 0, nullable);
+    }
+
+    public List<Table> tables() {
+        return tables;
+    }
+
+    public long changesDone() {
+        return changesDone.get();
+    }
+
+    public void createSourceTables() {
+        for (Table t : tables) {
+            db.exec("DROP TABLE IF EXISTS `" + t.name + "`");
+            db.exec(t.mariaCreate());
+        }
+    }
+
+    public void createTargetTables(ClickHouseHttp ch, String database, boolean dedupWindow) {
+        for (Table t : tables) {
+            ch.exec("DROP TABLE IF EXISTS `" + database + "`.`" + t.name + "`");
+            ch.exec(t.chCreate(database, dedupWindow));
+        }
+    }
+
+    /** Debezium's topic of each table: {@code <topicPrefix>.<database>.<table>}. */
+    public List<String> topics(String topicPrefix) {
+        return tables.stream().map(t -> topicPrefix + "." + MariaDbServer.DATABASE + "." + t.name).toList();
+    }
+
+    public String topicToTableMap(String topicPrefix, String database) {
+        return tables.stream().map(t -> topicPrefix + "." + MariaDbServer.DATABASE + "." + t.name + ":" + database + "."
+                + t.name).collect(Collectors.joining(","));
+    }
+
+    /**
+     * Debezium's MySQL source connector for these tables: an initial snapshot, then the binlog from the snapshot's
+     * position, as replica {@code serverId}; the schema history in its own topic; decimals precise; JSON with schemas.
+     */
+    public Map<String, String> debeziumConfig(String topicPrefix, String bootstrapServers, int serverId, int partitions) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("connector.class", "io.debezium.connector.mysql.MySqlConnector");
+        c.put("tasks.max", "1");
+        c.put("database.hostname", db.host());
+        c.put("database.port", String.valueOf(db.port()));
+        c.put("database.user", MariaDbServer.CDC_USER);
+        c.put("database.password", MariaDbServer.CDC_PASSWORD);
+        c.put("database.server.id", String.valueOf(serverId));
+        c.put("topic.prefix", topicPrefix);
+        c.put("database.include.list", MariaDbServer.DATABASE);
+        c.put("table.include.list", tables.stream().map(t -> MariaDbServer.DATABASE + "." + t.name)
+                .collect(Collectors.joining(",")));
+        c.put("snapshot.mode", "initial");
+        c.put("include.schema.changes", "false");
+        c.put("schema.history.internal.kafka.bootstrap.servers", bootstrapServers);
+        c.put("schema.history.internal.kafka.topic", topicPrefix + ".schema-history");
+        c.put("decimal.handling.mode", "precise");
+        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("value.converter.schemas.enable", "true");
+        c.put("topic.creation.default.replication.factor", "1");
+        c.put("topic.creation.default.partitions", String.valueOf(partitions));
+        return c;
+    }
+
+    /** Inserts {@code rowsPerTable} rows into each table, in one transaction (before the connector starts). */
+    public void seed(int rowsPerTable) {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            for (Table t : tables) {
+                for (int i = 0; i < rowsPerTable; i++) {
+                    insertNew(c, t);
+                }
+            }
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("seeding failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** What {@link #run} did, by kind of change. */
+    public static final class Stats {
+        public long inserts;
+        public long updates;
+        public long deletes;
+        public long keyUpdates;
+        public long reinserts;
+        /** UPDATEs of all lines of one order (one statement, one binlog event of several rows). */
+        public long groupUpdates;
+        public long groupUpdatedRows;
+        public long transactions;
+
+        public long total() {
+            return inserts + updates + deletes + keyUpdates + reinserts + groupUpdates;
+        }
+
+        @Override
+        public String toString() {
+            return total() + " changes in " + transactions + " transactions: " + inserts + " inserts, " + updates
+                    + " updates, " + deletes + " deletes, " + keyUpdates + " primary-key updates, " + reinserts
+                    + " re-inserts of deleted keys, " + groupUpdates + " multi-row updates (" + groupUpdatedRows
+                    + " rows)";
+        }
+    }
+
+    /** {@code changes} random changes in transactions of 1 to {@code maxPerTransaction}, {@code perSecond} at most. */
+    public Stats run(int changes, int maxPerTransaction, int perSecond) {
+        Stats s = new Stats();
+        long start = System.nanoTime();
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            int done = 0;
+            while (done < changes) {
+                int n = Math.min(changes - done, 1 + random.nextInt(maxPerTransaction));
+                for (int i = 0; i < n; i++) {
+                    change(c, tables.get(random.nextInt(tables.size())), s);
+                }
+                c.commit();
+                s.transactions++;
+                done += n;
+                changesDone.addAndGet(n);
+                if (perSecond > 0) {
+                    long wait = start + (long) (done * 1e9 / perSecond) - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("workload failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return s;
+    }
+
+    private void change(Connection c, Table t, Stats s) throws SQLException {
+        Keys k = keys.get(t.name);
+        int dice = random.nextInt(100);
+        if (k.live.size() < 20 || dice < 30) {
+            insertNew(c, t);
+            s.inserts++;
+        } else if (t.primaryKey.size() == 2 && dice < 34) {
+            s.groupUpdatedRows += groupUpdate(c, t, 1 + random.nextInt(ORDER_GROUPS));
+            s.groupUpdates++;
+        } else if (dice < 62) {
+            update(c, t, k.live.get(random.nextInt(k.live.size())));
+            s.updates++;
+        } else if (dice < 80) {
+            Object[] key = k.removeLive(random.nextInt(k.live.size()));
+            delete(c, t, key);
+            k.deleted.add(key);
+            s.deletes++;
+        } else if (dice < 90) {
+            int i = random.nextInt(k.live.size());
+            Object[] old = k.live.get(i);
+            Object[] moved = newKey(t);
+            updateKey(c, t, old, moved);
+            k.live.set(i, moved);
+            k.deleted.add(old);
+            s.keyUpdates++;
+        } else if (!k.deleted.isEmpty()) {
+            Object[] key = k.deleted.remove(random.nextInt(k.deleted.size()));
+            insert(c, t, key);
+            k.live.add(key);
+            s.reinserts++;
+        } else {
+            insertNew(c, t);
+            s.inserts++;
+        }
+    }
+
+    private Object[] newKey(Table t) {
+        return t.primaryKey.size() == 2 ? new Object[] {1L + random.nextInt(ORDER_GROUPS), nextId++}
+                : new Object[] {nextId++};
+    }
+
+    private void insertNew(Connection c, Table t) throws SQLException {
+        Object[] key = newKey(t);
+        insert(c, t, key);
+        keys.get(t.name).live.add(key);
+    }
+
+    private void insert(Connection c, Table t, Object[] key) throws SQLException {
+        String cols = t.columns.stream().map(col -> "`" + col.name + "`").collect(Collectors.joining(", "));
+        String marks = t.columns.stream().map(col -> "?").collect(Collectors.joining(", "));
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO `" + t.name + "` (" + cols + ") VALUES (" + marks
+                + ")")) {
+            int i = 1;
+            for (Column col : t.columns) {
+                int ki = t.primaryKey.indexOf(col.name);
+                set(ps, i++, ki >= 0 ? String.valueOf(key[ki]) : value(col));
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    private void update(Connection c, Table t, Object[] key) throws SQLException {
+        List<Column> cols = new ArrayList<>();
+        for (Column col : t.columns) {
+            if (!t.primaryKey.contains(col.name) && (cols.isEmpty() || random.nextInt(3) == 0)) {
+                cols.add(col);
+            }
+        }
+        String set = cols.stream().map(col -> "`" + col.name + "` = ?").collect(Collectors.joining(", "));
+        try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET " + set + " WHERE " + where(t))) {
+            int i = 1;
+            for (Column col : cols) {
+                set(ps, i++, value(col));
+            }
+            bindKey(ps, i, key);
+            expectOne(ps.executeUpdate(), "update", t);
+        }
+    }
+
+    /** All lines of one order in one statement (MariaDB logs them as one rows event of several rows). */
+    private int groupUpdate(Connection c, Table t, long orderId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET `qty` = `qty` + 1, `price` = ? "
+                + "WHERE `order_id` = ?")) {
+            ps.setString(1, value(t.column("price")));
+            ps.setLong(2, orderId);
+            return ps.executeUpdate();
+        }
+    }
+
+    private void delete(Connection c, Table t, Object[] key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM `" + t.name + "` WHERE " + where(t))) {
+            bindKey(ps, 1, key);
+            expectOne(ps.executeUpdate(), "delete", t);
+        }
+    }
+
+    private void updateKey(Connection c, Table t, Object[] old, Object[] moved) throws SQLException {
+        String set = t.primaryKey.stream().map(k -> "`" + k + "` = ?").collect(Collectors.joining(", "));
+        try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET " + set + " WHERE " + where(t))) {
+            int i = bindKey(ps, 1, moved);
+            bindKey(ps, i, old);
+            expectOne(ps.executeUpdate(), "primary-key update", t);
+        }
+    }
+
+    private static String where(Table t) {
+        return t.primaryKey.stream().map(k -> "`" + k + "` = ?").collect(Collectors.joining(" AND "));
+    }
+
+    private static int bindKey(PreparedStatement ps, int i, Object[] key) throws SQLException {
+        for (Object k : key) {
+            ps.setString(i++, String.valueOf(k));
+        }
+        return i;
+    }
+
+    private static void expectOne(int n, String what, Table t) {
+        if (n != 1) {
+            throw new IllegalStateException(what + " of " + t.name + " changed " + n + " rows, expected 1");
+        }
+    }
+
+    private static void set(PreparedStatement ps, int i, String v) throws SQLException {
+        if (v == null) {
+            ps.setNull(i, Types.VARCHAR);
+        } else {
+            ps.setString(i, v);
+        }
+    }
+
+    /** A random value of the column's type as MariaDB takes it in a string parameter, or null now and then. */
+    private String value(Column col) {
+        if (col.nullable && random.nextInt(7) == 0) {
+            return null;
+        }
+        switch (col.kind) {
+            case BIGINT:
+                return String.valueOf(random.nextLong() % 1_000_000_000_000L);
+            case INT:
+                return String.valueOf(random.nextInt(2_000_001) - 1_000_000);
+            case DECIMAL: {
+                long bound = 1;
+                for (int i = 0; i < Math.min(col.precision, 18); i++) {
+                    bound *= 10;
+                }
+                long unscaled = (random.nextLong() & Long.MAX_VALUE) % bound * (random.nextBoolean() ? 1 : -1);
+                return BigDecimal.valueOf(unscaled, col.scale).toPlainString();
+            }
+            case VARCHAR:
+                return text(random.nextInt(col.precision + 1), false);
+            case TEXT:
+                return text(random.nextInt(61), true);
+            case DATETIME6:
+                return LocalDateTime.of(1995, 1, 1, 0, 0).plusSeconds(random.nextInt(1_000_000_000))
+                        .plusNanos(random.nextInt(1_000_000) * 1000L).toString().replace('T', ' ');
+            case TIMESTAMP6: // TIMESTAMP's range: 1970 to 2038 (UTC, the server's and session's time zone)
+                return LocalDateTime.of(1971, 1, 1, 0, 0).plusSeconds(random.nextInt(2_000_000_000))
+                        .plusNanos(random.nextInt(1_000_000) * 1000L).toString().replace('T', ' ');
+            case DATE:
+                return LocalDate.of(1990, 1, 1).plusDays(random.nextInt(15_000)).toString();
+            case JSON:
+                return "{\"n\": " + random.nextInt(1000) + ", \"s\": \"" + text(8, false).replace("\\", "")
+                        .replace("\"", "") + "\", \"tags\": [" + random.nextInt(10) + ", " + random.nextBoolean()
+                        + "], \"nested\": {\"x\": " + (random.nextInt(200) - 100) / 8.0 + "}}";
+            default:
+                throw new IllegalArgumentException("no generator for " + col.kind);
+        }
+    }
+
+    private String text(int n, boolean controls) {
+        StringBuilder b = new StringBuilder();
+        int[] cps = ALPHABET.codePoints().toArray();
+        for (int i = 0; i < n; i++) {
+            if (controls && random.nextInt(40) == 0) {
+                b.append(random.nextBoolean() ? '\t' : '\n');
+            } else {
+                b.appendCodePoint(cps[random.nextInt(cps.length)]);
+            }
+        }
+        return b.toString();
+    }
+
+    /** One table on both sides: row counts and the first differences (key: MariaDB text | ClickHouse text). */
+    public record TableComparison(String table, long sourceRows, long targetRows, long differing,
+            List<String> differences) {
+        public boolean equal() {
+            return differing == 0 && sourceRows == targetRows;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%-28s MariaDB %,7d rows | ClickHouse FINAL %,7d rows%s", table, sourceRows,
+                    targetRows, equal() ? "  equal" : "  DIFFERENT (" + differing + " keys, first: " + differences + ")");
+        }
+    }
+
+    /** Every table's MariaDB rows against ClickHouse's current state (FINAL, deleted rows excluded). */
+    public List<TableComparison> compare(ClickHouseHttp ch, String database) {
+        List<TableComparison> out = new ArrayList<>();
+        for (Table t : tables) {
+            TreeMap<String, String> source = new TreeMap<>();
+            try (Connection c = db.connect(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery(t.mariaCanonicalQuery())) {
+                while (rs.next()) {
+                    source.put(rs.getString(1), rs.getString(2));
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot read " + t.name + " from MariaDB: " + e.getMessage(), e);
+            }
+            TreeMap<String, String> target = new TreeMap<>();
+            List<String> shown = new ArrayList<>();
+            long[] differing = {0};
+            ch.queryLines(t.chCanonicalQuery(database), Duration.ofMinutes(2), line -> {
+                if (!line.isEmpty()) {
+                    int tab = line.indexOf('\t');
+                    if (target.put(line.substring(0, tab), line.substring(tab + 1)) != null) {
+                        differing[0]++;
+                        shown.add("key " + line.substring(0, tab) + ": more than one current row in ClickHouse");
+                    }
+                }
+            });
+            for (Map.Entry<String, String> e : source.entrySet()) {
+                String other = target.get(e.getKey());
+                if (!e.getValue().equals(other)) {
+                    differing[0]++;
+                    if (shown.size() < 5) {
+                        shown.add("key " + e.getKey() + ": MariaDB " + e.getValue() + " | ClickHouse "
+                                + (other == null ? "(missing)" : other));
+                    }
+                }
+            }
+            for (String k : target.keySet()) {
+                if (!source.containsKey(k)) {
+                    differing[0]++;
+                    if (shown.size() < 5) {
+                        shown.add("key " + k + ": only in ClickHouse: " + target.get(k));
+                    }
+                }
+            }
+            out.add(new TableComparison(t.name, source.size(), target.size(), differing[0], shown));
+        }
+        return out;
+    }
+
+    /** Compares until equal or {@code timeout}; {@code failure} (may be null) ends the wait with its message. */
+    public List<TableComparison> awaitEqual(ClickHouseHttp ch, String database, Duration timeout,
+            Supplier<String> failure) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<TableComparison> r = compare(ch, database);
+            if (r.stream().allMatch(TableComparison::equal) || System.nanoTime() > deadline) {
+                return r;
+            }
+            String f = failure == null ? null : failure.get();
+            if (f != null) {
+                throw new IllegalStateException("a connector failed while waiting for ClickHouse to catch up: " + f);
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    private static final class Keys {
+        final List<Object[]> live = new ArrayList<>();
+        final List<Object[]> deleted = new ArrayList<>();
+
+        Object[] removeLive(int i) {
+            Object[] k = live.get(i);
+            Object[] last = live.remove(live.size() - 1);
+            if (i < live.size()) {
+                live.set(i, last);
+            }
+            return k;
+        }
+    }
+}
