@@ -185,13 +185,14 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 if (!beyond.isEmpty()) {
                     need(needs, table, r.key(), beyond);
                 }
+                whole.add(r); // the tombstone after it (same batch, mostly) finds this delete pending
             }
         }
         if (needs.isEmpty()) {
             return;
         }
-        // A key whose whole row this batch brings (mostly just before the change that needs it) will be pending by
-        // then: no read for it. Should that row turn out a bad record, toRow reads the key alone.
+        // A key whose whole row or delete this batch brings (mostly just before the change that needs it) will be
+        // pending by then: no read for it. Should that record turn out a bad record, toRow reads the key alone.
         Map<TableId, Set<RowKey>> brought = new HashMap<>();
         for (SinkRecord r : whole) {
             TableId t = router.tableFor(r.topic());

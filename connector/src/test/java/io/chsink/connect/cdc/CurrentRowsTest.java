@@ -325,4 +325,26 @@ class CurrentRowsTest {
         rows.prepare(List.of(tomb2));
         assertEquals(801L, value(put(rows, tomb2, new Object())).get("_version"), "read from the table: live at 800");
     }
+
+    @Test
+    void aDeleteAndItsTombstoneInOneBatchNeedNoRead() {
+        Map<String, String> types = new LinkedHashMap<>(LAYOUT.types);
+        TableLayout byId = new TableLayout(types, List.of("id"), List.of("id"));
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        p.put("topic.to.table.map", DebeziumEvents.TOPIC + ":items");
+        DebeziumRows rows = new DebeziumRows("_version", "_is_deleted", false, "delete", PH, ChangeVersion.DEFAULT,
+                new TableRouter(new SinkConfig(p)), t -> { }, t -> byId, (t, k, keys, cols) -> {
+                    reads.add(new ArrayList<>(keys));
+                    return new HashMap<>();
+                }, null);
+        rows.checkTable(new TableId("default", "items"));
+        SinkRecord delete = change("d", "{\"id\":5,\"name\":null,\"qty\":null}", "null", 900, 5, 0);
+        SinkRecord tomb = tombstone(5, 1);
+        rows.prepare(List.of(delete, tomb));
+        Object block = new Object();
+        put(rows, delete, block);
+        assertEquals(900L, value(put(rows, tomb, block)).get("_version"));
+        assertTrue(reads.isEmpty(), "the envelope form's delete + tombstone read nothing: " + reads);
+    }
 }
