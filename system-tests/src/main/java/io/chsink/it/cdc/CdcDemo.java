@@ -30,6 +30,33 @@ public final class CdcDemo {
     }
 
     /** ClickHouse's count of rows inserted into tables since it started (system.events InsertedRows). */
+    /** The sink tasks' current-row reads (cdc.mode=debezium), from their stop lines in the worker log. */
+    private static void printCurrentRowReads(Stack stack) throws Exception {
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("current-row reads=(\\d+) \\((\\d+) ms\\)");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            long reads = 0;
+            long ms = 0;
+            int stopped = 0;
+            for (String line : Files.readAllLines(stack.connect().logFile())) {
+                if (line.contains("ClickHouse sink task stopped")) {
+                    stopped++;
+                    java.util.regex.Matcher m = p.matcher(line);
+                    if (m.find()) {
+                        reads += Long.parseLong(m.group(1));
+                        ms += Long.parseLong(m.group(2));
+                    }
+                }
+            }
+            if (stopped >= 2 || System.nanoTime() > deadline) { // the demo sink runs 2 tasks
+                System.out.printf("Sink current-row reads (TOAST values, deletes, tombstones): %,d, %,d ms in all "
+                        + "(%d task stop lines)%n", reads, ms, stopped);
+                return;
+            }
+            Thread.sleep(500);
+        }
+    }
+
     private static long insertedRows(Stack stack) {
         String v = stack.clickhouse().http().scalar("SELECT sum(value) FROM system.events WHERE event = 'InsertedRows'");
         return v.isEmpty() ? 0 : Long.parseLong(v);
@@ -174,6 +201,7 @@ public final class CdcDemo {
             System.out.println(ok ? "RESULT: OK, ClickHouse (FINAL) equals PostgreSQL row for row"
                     : "RESULT: DIFFERENT");
             rest.deleteConnector("demo-sink");
+            printCurrentRowReads(stack);
             rest.deleteConnector("demo-source");
             return ok;
         }
