@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import java.util.List;
 import java.util.Locale;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -47,6 +48,8 @@ final class ChangeEvent {
      * before is missing or key-only), the image's own schema in the flattened form; null without schemas.
      */
     final Schema fullSchema;
+    /** An upsert's fields holding Debezium's placeholder, once {@link DebeziumRows} looked (null before). */
+    List<String> placeholders;
 
     private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, RowVersion version, boolean flattened) {
         this(kind, image, imageSchema, version, flattened, imageSchema);

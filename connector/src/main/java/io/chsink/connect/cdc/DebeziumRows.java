@@ -245,20 +245,29 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         n.columns.addAll(columns);
     }
 
-    /** The text and bytes fields of an upsert's image that hold Debezium's placeholder. */
+    /** The text and bytes fields of an upsert's image that hold Debezium's placeholder (looked at once). */
     private List<String> placeholderFields(ChangeEvent e) {
-        List<String> out = new ArrayList<>(0);
+        if (e.placeholders == null) {
+            e.placeholders = findPlaceholders(e);
+        }
+        return e.placeholders;
+    }
+
+    private List<String> findPlaceholders(ChangeEvent e) {
+        List<String> out = List.of();
         Object image = e.image.value();
         if (image instanceof Struct) {
             Struct s = (Struct) image;
             for (Field f : textFields(s.schema())) {
                 if (placeholders.is(s.get(f))) {
+                    out = out.isEmpty() ? new ArrayList<>(2) : out;
                     out.add(f.name());
                 }
             }
         } else if (image instanceof Map) {
             for (Map.Entry<?, ?> en : ((Map<?, ?>) image).entrySet()) {
                 if (placeholders.is(en.getValue())) {
+                    out = out.isEmpty() ? new ArrayList<>(2) : out;
                     out.add(String.valueOf(en.getKey()));
                 }
             }

@@ -31,12 +31,9 @@ final class RowKey {
 
     /**
      * The key of a record (a Struct or a map key), or null when it has no field or a field of a type without a text
-     * form here; {@code why} gets the reason then.
+     * form here; {@code why} (if not null) gets the reason then.
      */
     static RowKey of(Object key, StringBuilder why) {
-        if (why == null) {
-            why = new StringBuilder(0);
-        }
         List<String> cols = new ArrayList<>();
         List<Object> vals = new ArrayList<>();
         if (key instanceof Struct) {
@@ -47,8 +44,10 @@ final class RowKey {
                         || t == Schema.Type.INT64;
                 // Named integers are dates and times, whose text in ClickHouse is no number.
                 if (!(integer && f.schema().name() == null || t == Schema.Type.STRING || t == Schema.Type.BOOLEAN)) {
-                    why.append("key field '").append(f.name()).append("' is ").append(describe(f.schema()))
-                            .append(", which the connector cannot look up (integer, string and boolean keys can)");
+                    if (why != null) {
+                        why.append("key field '").append(f.name()).append("' is ").append(describe(f.schema()))
+                                .append(", which the connector cannot look up (integer, string and boolean keys can)");
+                    }
                     return null;
                 }
                 cols.add(f.name());
@@ -60,12 +59,16 @@ final class RowKey {
                 vals.add(e.getValue());
             }
         } else {
-            why.append(key == null ? "the record has no key" : "the record key is " + key.getClass().getSimpleName()
-                    + ", not a Struct or a map");
+            if (why != null) {
+                why.append(key == null ? "the record has no key" : "the record key is "
+                        + key.getClass().getSimpleName() + ", not a Struct or a map");
+            }
             return null;
         }
         if (cols.isEmpty()) {
-            why.append("the record key has no field");
+            if (why != null) {
+                why.append("the record key has no field");
+            }
             return null;
         }
         List<String> text = new ArrayList<>(vals.size());
@@ -80,9 +83,11 @@ final class RowKey {
                 text.add((String) v);
                 quoted[i] = true;
             } else {
-                why.append("key field '").append(cols.get(i)).append("' is ")
-                        .append(v == null ? "null" : v.getClass().getSimpleName())
-                        .append(", which the connector cannot look up (integer, string and boolean keys can)");
+                if (why != null) {
+                    why.append("key field '").append(cols.get(i)).append("' is ")
+                            .append(v == null ? "null" : v.getClass().getSimpleName())
+                            .append(", which the connector cannot look up (integer, string and boolean keys can)");
+                }
                 return null;
             }
         }
