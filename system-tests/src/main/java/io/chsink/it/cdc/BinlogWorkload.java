@@ -8,13 +8,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -35,8 +32,6 @@ import java.util.stream.Collectors;
 public final class BinlogWorkload {
     public static final String VERSION_COLUMN = "_version";
     public static final String DELETED_COLUMN = "_is_deleted";
-    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.;:-_'\"|\\/"
-            + "äöüßéñ€漢字😀";
     /** The composite key's first part takes few values, so that one UPDATE ... WHERE order_id = ? changes many rows. */
     private static final int ORDER_GROUPS = 40;
 
@@ -164,7 +159,7 @@ public final class BinlogWorkload {
     private final MariaDbServer db;
     private final Random random;
     private final List<Table> tables;
-    private final Map<String, Keys> keys = new HashMap<>();
+    private final ChangeMix<Table> mix;
     private final AtomicLong changesDone = new AtomicLong();
     private long nextId = 1;
 
@@ -184,9 +179,7 @@ public final class BinlogWorkload {
                         varchar("email", 64, true), col("born", Kind.DATE, true), dec("score", 20, 5, true),
                         col("profile", Kind.JSON, false), col("last_seen", Kind.DATETIME6, true),
                         col("visits", Kind.BIGINT, true)), List.of("id")));
-        for (Table t : tables) {
-            keys.put(t.name, new Keys());
-        }
+        this.mix = new ChangeMix<>(random, new Sql());
     }
 
     private static Column col(String n, Kind k, boolean nullable) {
@@ -238,13 +231,8 @@ public final class BinlogWorkload {
      * position, as replica {@code serverId}; the schema history in its own topic; decimals precise; JSON with schemas.
      */
     public Map<String, String> debeziumConfig(String topicPrefix, String bootstrapServers, int serverId, int partitions) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("connector.class", "io.debezium.connector.mysql.MySqlConnector");
-        c.put("tasks.max", "1");
-        c.put("database.hostname", db.host());
-        c.put("database.port", String.valueOf(db.port()));
-        c.put("database.user", MariaDbServer.CDC_USER);
-        c.put("database.password", MariaDbServer.CDC_PASSWORD);
+        Map<String, String> c = DebeziumSource.common("io.debezium.connector.mysql.MySqlConnector", db.host(),
+                db.port(), MariaDbServer.CDC_USER, MariaDbServer.CDC_PASSWORD);
         c.put("database.server.id", String.valueOf(serverId));
         c.put("topic.prefix", topicPrefix);
         c.put("database.include.list", MariaDbServer.DATABASE);
@@ -254,13 +242,7 @@ public final class BinlogWorkload {
         c.put("include.schema.changes", "false");
         c.put("schema.history.internal.kafka.bootstrap.servers", bootstrapServers);
         c.put("schema.history.internal.kafka.topic", topicPrefix + ".schema-history");
-        c.put("decimal.handling.mode", "precise");
-        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("value.converter.schemas.enable", "true");
-        c.put("topic.creation.default.replication.factor", "1");
-        c.put("topic.creation.default.partitions", String.valueOf(partitions));
+        DebeziumSource.jsonTopics(c, partitions);
         return c;
     }
 
@@ -270,7 +252,7 @@ public final class BinlogWorkload {
             c.setAutoCommit(false);
             for (Table t : tables) {
                 for (int i = 0; i < rowsPerTable; i++) {
-                    insertNew(c, t);
+                    mix.insertNew(c, t);
                 }
             }
             c.commit();
@@ -280,189 +262,114 @@ public final class BinlogWorkload {
     }
 
     /** What {@link #run} did, by kind of change. */
-    public static final class Stats {
-        public long inserts;
-        public long updates;
-        public long deletes;
-        public long keyUpdates;
-        public long reinserts;
+    public static final class Stats extends ChangeMix.Stats {
         /** UPDATEs of all lines of one order (one statement, one binlog event of several rows). */
         public long groupUpdates;
         public long groupUpdatedRows;
-        public long transactions;
 
+        @Override
         public long total() {
-            return inserts + updates + deletes + keyUpdates + reinserts + groupUpdates;
+            return super.total() + groupUpdates;
         }
 
         @Override
         public String toString() {
-            return total() + " changes in " + transactions + " transactions: " + inserts + " inserts, " + updates
-                    + " updates, " + deletes + " deletes, " + keyUpdates + " primary-key updates, " + reinserts
-                    + " re-inserts of deleted keys, " + groupUpdates + " multi-row updates (" + groupUpdatedRows
-                    + " rows)";
+            return super.toString() + ", " + groupUpdates + " multi-row updates (" + groupUpdatedRows + " rows)";
         }
     }
 
     /** {@code changes} random changes in transactions of 1 to {@code maxPerTransaction}, {@code perSecond} at most. */
     public Stats run(int changes, int maxPerTransaction, int perSecond) {
         Stats s = new Stats();
-        long start = System.nanoTime();
-        try (Connection c = db.connect()) {
-            c.setAutoCommit(false);
-            int done = 0;
-            while (done < changes) {
-                int n = Math.min(changes - done, 1 + random.nextInt(maxPerTransaction));
-                for (int i = 0; i < n; i++) {
-                    change(c, tables.get(random.nextInt(tables.size())), s);
-                }
-                c.commit();
-                s.transactions++;
-                done += n;
-                changesDone.addAndGet(n);
-                if (perSecond > 0) {
-                    long wait = start + (long) (done * 1e9 / perSecond) - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("workload failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        s.transactions = PacedTransactions.run(db::connect, random, changes, maxPerTransaction, perSecond, changesDone,
+                (c, done) -> { }, c -> mix.change(c, tables.get(random.nextInt(tables.size())), s));
         return s;
     }
 
-    private void change(Connection c, Table t, Stats s) throws SQLException {
-        Keys k = keys.get(t.name);
-        int dice = random.nextInt(100);
-        if (k.live.size() < 20 || dice < 30) {
-            insertNew(c, t);
-            s.inserts++;
-        } else if (t.primaryKey.size() == 2 && dice < 34) {
+    /** The MariaDB statements of each kind of change, and the UPDATE of all lines of one order. */
+    private final class Sql implements ChangeMix.Ops<Table> {
+        @Override
+        public boolean extra(Connection c, Table t, int dice, ChangeMix.Stats stats) throws SQLException {
+            if (t.primaryKey.size() != 2 || dice >= 34) {
+                return false;
+            }
+            Stats s = (Stats) stats;
             s.groupUpdatedRows += groupUpdate(c, t, 1 + random.nextInt(ORDER_GROUPS));
             s.groupUpdates++;
-        } else if (dice < 62) {
-            update(c, t, k.live.get(random.nextInt(k.live.size())));
-            s.updates++;
-        } else if (dice < 80) {
-            Object[] key = k.removeLive(random.nextInt(k.live.size()));
-            delete(c, t, key);
-            k.deleted.add(key);
-            s.deletes++;
-        } else if (dice < 90) {
-            int i = random.nextInt(k.live.size());
-            Object[] old = k.live.get(i);
-            Object[] moved = newKey(t);
-            updateKey(c, t, old, moved);
-            k.live.set(i, moved);
-            k.deleted.add(old);
-            s.keyUpdates++;
-        } else if (!k.deleted.isEmpty()) {
-            Object[] key = k.deleted.remove(random.nextInt(k.deleted.size()));
-            insert(c, t, key);
-            k.live.add(key);
-            s.reinserts++;
-        } else {
-            insertNew(c, t);
-            s.inserts++;
+            return true;
         }
-    }
 
-    private Object[] newKey(Table t) {
-        return t.primaryKey.size() == 2 ? new Object[] {1L + random.nextInt(ORDER_GROUPS), nextId++}
-                : new Object[] {nextId++};
-    }
+        @Override
+        public Object[] newKey(Table t) {
+            return t.primaryKey.size() == 2 ? new Object[] {1L + random.nextInt(ORDER_GROUPS), nextId++}
+                    : new Object[] {nextId++};
+        }
 
-    private void insertNew(Connection c, Table t) throws SQLException {
-        Object[] key = newKey(t);
-        insert(c, t, key);
-        keys.get(t.name).live.add(key);
-    }
+        @Override
+        public void insert(Connection c, Table t, Object[] key) throws SQLException {
+            String cols = t.columns.stream().map(col -> "`" + col.name + "`").collect(Collectors.joining(", "));
+            String marks = t.columns.stream().map(col -> "?").collect(Collectors.joining(", "));
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO `" + t.name + "` (" + cols + ") VALUES (" + marks
+                    + ")")) {
+                int i = 1;
+                for (Column col : t.columns) {
+                    int ki = t.primaryKey.indexOf(col.name);
+                    SqlParams.set(ps, i++, ki >= 0 ? String.valueOf(key[ki]) : value(col));
+                }
+                ps.executeUpdate();
+            }
+        }
 
-    private void insert(Connection c, Table t, Object[] key) throws SQLException {
-        String cols = t.columns.stream().map(col -> "`" + col.name + "`").collect(Collectors.joining(", "));
-        String marks = t.columns.stream().map(col -> "?").collect(Collectors.joining(", "));
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO `" + t.name + "` (" + cols + ") VALUES (" + marks
-                + ")")) {
-            int i = 1;
+        @Override
+        public void update(Connection c, Table t, Object[] key) throws SQLException {
+            List<Column> cols = new ArrayList<>();
             for (Column col : t.columns) {
-                int ki = t.primaryKey.indexOf(col.name);
-                set(ps, i++, ki >= 0 ? String.valueOf(key[ki]) : value(col));
+                if (!t.primaryKey.contains(col.name) && (cols.isEmpty() || random.nextInt(3) == 0)) {
+                    cols.add(col);
+                }
             }
-            ps.executeUpdate();
-        }
-    }
-
-    private void update(Connection c, Table t, Object[] key) throws SQLException {
-        List<Column> cols = new ArrayList<>();
-        for (Column col : t.columns) {
-            if (!t.primaryKey.contains(col.name) && (cols.isEmpty() || random.nextInt(3) == 0)) {
-                cols.add(col);
+            String set = cols.stream().map(col -> "`" + col.name + "` = ?").collect(Collectors.joining(", "));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET " + set + " WHERE " + where(t))) {
+                int i = 1;
+                for (Column col : cols) {
+                    SqlParams.set(ps, i++, value(col));
+                }
+                SqlParams.bindKey(ps, i, key);
+                SqlParams.expectOne(ps.executeUpdate(), "update", t.name);
             }
         }
-        String set = cols.stream().map(col -> "`" + col.name + "` = ?").collect(Collectors.joining(", "));
-        try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET " + set + " WHERE " + where(t))) {
-            int i = 1;
-            for (Column col : cols) {
-                set(ps, i++, value(col));
+
+        /** All lines of one order in one statement (MariaDB logs them as one rows event of several rows). */
+        private int groupUpdate(Connection c, Table t, long orderId) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET `qty` = `qty` + 1, `price` = ? "
+                    + "WHERE `order_id` = ?")) {
+                ps.setString(1, value(t.column("price")));
+                ps.setLong(2, orderId);
+                return ps.executeUpdate();
             }
-            bindKey(ps, i, key);
-            expectOne(ps.executeUpdate(), "update", t);
         }
-    }
 
-    /** All lines of one order in one statement (MariaDB logs them as one rows event of several rows). */
-    private int groupUpdate(Connection c, Table t, long orderId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET `qty` = `qty` + 1, `price` = ? "
-                + "WHERE `order_id` = ?")) {
-            ps.setString(1, value(t.column("price")));
-            ps.setLong(2, orderId);
-            return ps.executeUpdate();
+        @Override
+        public void delete(Connection c, Table t, Object[] key) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM `" + t.name + "` WHERE " + where(t))) {
+                SqlParams.bindKey(ps, 1, key);
+                SqlParams.expectOne(ps.executeUpdate(), "delete", t.name);
+            }
         }
-    }
 
-    private void delete(Connection c, Table t, Object[] key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM `" + t.name + "` WHERE " + where(t))) {
-            bindKey(ps, 1, key);
-            expectOne(ps.executeUpdate(), "delete", t);
-        }
-    }
-
-    private void updateKey(Connection c, Table t, Object[] old, Object[] moved) throws SQLException {
-        String set = t.primaryKey.stream().map(k -> "`" + k + "` = ?").collect(Collectors.joining(", "));
-        try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET " + set + " WHERE " + where(t))) {
-            int i = bindKey(ps, 1, moved);
-            bindKey(ps, i, old);
-            expectOne(ps.executeUpdate(), "primary-key update", t);
+        @Override
+        public void updateKey(Connection c, Table t, Object[] old, Object[] moved) throws SQLException {
+            String set = t.primaryKey.stream().map(k -> "`" + k + "` = ?").collect(Collectors.joining(", "));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE `" + t.name + "` SET " + set + " WHERE " + where(t))) {
+                int i = SqlParams.bindKey(ps, 1, moved);
+                SqlParams.bindKey(ps, i, old);
+                SqlParams.expectOne(ps.executeUpdate(), "primary-key update", t.name);
+            }
         }
     }
 
     private static String where(Table t) {
         return t.primaryKey.stream().map(k -> "`" + k + "` = ?").collect(Collectors.joining(" AND "));
-    }
-
-    private static int bindKey(PreparedStatement ps, int i, Object[] key) throws SQLException {
-        for (Object k : key) {
-            ps.setString(i++, String.valueOf(k));
-        }
-        return i;
-    }
-
-    private static void expectOne(int n, String what, Table t) {
-        if (n != 1) {
-            throw new IllegalStateException(what + " of " + t.name + " changed " + n + " rows, expected 1");
-        }
-    }
-
-    private static void set(PreparedStatement ps, int i, String v) throws SQLException {
-        if (v == null) {
-            ps.setNull(i, Types.VARCHAR);
-        } else {
-            ps.setString(i, v);
-        }
     }
 
     /** A random value of the column's type as MariaDB takes it in a string parameter, or null now and then. */
@@ -484,9 +391,9 @@ public final class BinlogWorkload {
                 return BigDecimal.valueOf(unscaled, col.scale).toPlainString();
             }
             case VARCHAR:
-                return text(random.nextInt(col.precision + 1), false);
+                return RandomText.text(random, random.nextInt(col.precision + 1), false);
             case TEXT:
-                return text(random.nextInt(61), true);
+                return RandomText.text(random, random.nextInt(61), true);
             case DATETIME6:
                 return LocalDateTime.of(1995, 1, 1, 0, 0).plusSeconds(random.nextInt(1_000_000_000))
                         .plusNanos(random.nextInt(1_000_000) * 1000L).toString().replace('T', ' ');
@@ -496,25 +403,10 @@ public final class BinlogWorkload {
             case DATE:
                 return LocalDate.of(1990, 1, 1).plusDays(random.nextInt(15_000)).toString();
             case JSON:
-                return "{\"n\": " + random.nextInt(1000) + ", \"s\": \"" + text(8, false).replace("\\", "")
-                        .replace("\"", "") + "\", \"tags\": [" + random.nextInt(10) + ", " + random.nextBoolean()
-                        + "], \"nested\": {\"x\": " + (random.nextInt(200) - 100) / 8.0 + "}}";
+                return RandomText.json(random);
             default:
                 throw new IllegalArgumentException("no generator for " + col.kind);
         }
-    }
-
-    private String text(int n, boolean controls) {
-        StringBuilder b = new StringBuilder();
-        int[] cps = ALPHABET.codePoints().toArray();
-        for (int i = 0; i < n; i++) {
-            if (controls && random.nextInt(40) == 0) {
-                b.append(random.nextBoolean() ? '\t' : '\n');
-            } else {
-                b.appendCodePoint(cps[random.nextInt(cps.length)]);
-            }
-        }
-        return b.toString();
     }
 
     /** One table on both sides: row counts and the first differences (key: MariaDB text | ClickHouse text). */
@@ -582,31 +474,6 @@ public final class BinlogWorkload {
     /** Compares until equal or {@code timeout}; {@code failure} (may be null) ends the wait with its message. */
     public List<TableComparison> awaitEqual(ClickHouseHttp ch, String database, Duration timeout,
             Supplier<String> failure) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<TableComparison> r = compare(ch, database);
-            if (r.stream().allMatch(TableComparison::equal) || System.nanoTime() > deadline) {
-                return r;
-            }
-            String f = failure == null ? null : failure.get();
-            if (f != null) {
-                throw new IllegalStateException("a connector failed while waiting for ClickHouse to catch up: " + f);
-            }
-            Thread.sleep(1000);
-        }
-    }
-
-    private static final class Keys {
-        final List<Object[]> live = new ArrayList<>();
-        final List<Object[]> deleted = new ArrayList<>();
-
-        Object[] removeLive(int i) {
-            Object[] k = live.get(i);
-            Object[] last = live.remove(live.size() - 1);
-            if (i < live.size()) {
-                live.set(i, last);
-            }
-            return k;
-        }
+        return UntilEqual.await(() -> compare(ch, database), TableComparison::equal, timeout, failure, false);
     }
 }

@@ -1,7 +1,6 @@
 package io.chsink.it.cdc;
 
 import io.chsink.it.stack.ClickHouseHttp;
-import io.chsink.it.stack.ClickHouseQueryException;
 import io.chsink.it.stack.PostgresServer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -11,13 +10,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -45,14 +41,12 @@ import java.util.zip.CRC32;
 public final class CdcWorkload {
     public static final String VERSION_COLUMN = "_version";
     public static final String DELETED_COLUMN = "_is_deleted";
-    private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.;:-_'\"|\\/"
-            + "äöüßéñ€漢字😀";
 
     private final PostgresServer pg;
     private final String prefix;
     private final Random random;
     private final List<CdcTable> tables;
-    private final Map<String, Keys> keys = new HashMap<>();
+    private final ChangeMix<CdcTable> mix;
     private final AtomicLong changesDone = new AtomicLong();
     private long nextId = 1;
 
@@ -77,9 +71,7 @@ public final class CdcWorkload {
                         CdcTable.numeric("score", 20, 5, true), CdcTable.bool("active", false),
                         CdcTable.jsonb("profile", false), CdcTable.uuid("token", true), CdcTable.timestamp("last_seen", true),
                         CdcTable.intArray("counts"), CdcTable.bigint("visits", true)), List.of("id"), true));
-        for (CdcTable t : tables) {
-            keys.put(t.name, new Keys());
-        }
+        this.mix = new ChangeMix<>(random, new Sql());
     }
 
     public List<CdcTable> tables() {
@@ -129,29 +121,10 @@ public final class CdcWorkload {
      * {@code partitions} partitions.
      */
     public Map<String, String> debeziumConfig(String topicPrefix, int partitions) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-        c.put("tasks.max", "1");
-        c.put("database.hostname", pg.host());
-        c.put("database.port", String.valueOf(pg.port()));
-        c.put("database.user", PostgresServer.USER);
-        c.put("database.password", "unused-trust-auth");
-        c.put("database.dbname", PostgresServer.DATABASE);
-        c.put("topic.prefix", topicPrefix);
-        c.put("plugin.name", "pgoutput");
-        c.put("slot.name", topicPrefix + "_slot");
-        c.put("publication.name", topicPrefix + "_pub");
-        c.put("publication.autocreate.mode", "filtered");
-        c.put("table.include.list", tables.stream().map(t -> "public." + t.name).collect(Collectors.joining(",")));
-        c.put("snapshot.mode", "initial");
+        Map<String, String> c = DebeziumSource.postgres(pg, topicPrefix, tables.stream().map(t -> "public." + t.name)
+                .collect(Collectors.joining(",")), "initial");
         c.put("skipped.operations", "none"); // Debezium skips truncates by default
-        c.put("decimal.handling.mode", "precise");
-        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("value.converter.schemas.enable", "true");
-        c.put("topic.creation.default.replication.factor", "1");
-        c.put("topic.creation.default.partitions", String.valueOf(partitions));
+        DebeziumSource.jsonTopics(c, partitions);
         return c;
     }
 
@@ -161,7 +134,7 @@ public final class CdcWorkload {
             c.setAutoCommit(false);
             for (CdcTable t : tables) {
                 for (int i = 0; i < rowsPerTable; i++) {
-                    insertNew(c, t);
+                    mix.insertNew(c, t);
                 }
             }
             c.commit();
@@ -189,31 +162,13 @@ public final class CdcWorkload {
         } catch (SQLException e) {
             throw new IllegalStateException("bulk load failed: " + e.getMessage(), e);
         }
-        Keys k = keys.get(t.name);
         for (long id = from; id < from + rows; id++) {
-            k.live.add(new Object[] {id});
+            mix.addLive(t, new Object[] {id});
         }
     }
 
     /** What {@link #run} did, by kind of change. */
-    public static final class Stats {
-        public long inserts;
-        public long updates;
-        public long deletes;
-        public long keyUpdates;
-        public long reinserts;
-        public long transactions;
-
-        public long total() {
-            return inserts + updates + deletes + keyUpdates + reinserts;
-        }
-
-        @Override
-        public String toString() {
-            return total() + " changes in " + transactions + " transactions: " + inserts + " inserts, " + updates
-                    + " updates, " + deletes + " deletes, " + keyUpdates + " primary-key updates, " + reinserts
-                    + " re-inserts of deleted keys";
-        }
+    public static final class Stats extends ChangeMix.Stats {
     }
 
     /**
@@ -222,128 +177,73 @@ public final class CdcWorkload {
      */
     public Stats run(int changes, int maxPerTransaction, int perSecond) {
         Stats s = new Stats();
-        long start = System.nanoTime();
-        try (Connection c = pg.connect()) {
-            c.setAutoCommit(false);
-            int done = 0;
-            while (done < changes) {
-                int n = Math.min(changes - done, 1 + random.nextInt(maxPerTransaction));
-                for (int i = 0; i < n; i++) {
-                    change(c, tables.get(random.nextInt(tables.size())), s);
-                }
-                c.commit();
-                s.transactions++;
-                done += n;
-                changesDone.addAndGet(n);
-                if (perSecond > 0) {
-                    long due = start + (long) (done * 1e9 / perSecond);
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("workload failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        s.transactions = PacedTransactions.run(pg::connect, random, changes, maxPerTransaction, perSecond, changesDone,
+                (c, done) -> { }, c -> mix.change(c, tables.get(random.nextInt(tables.size())), s));
         return s;
     }
 
-    private void change(Connection c, CdcTable t, Stats s) throws SQLException {
-        Keys k = keys.get(t.name);
-        int dice = random.nextInt(100);
-        if (k.live.size() < 20 || dice < 30) {
-            insertNew(c, t);
-            s.inserts++;
-        } else if (dice < 62) {
-            update(c, t, k.live.get(random.nextInt(k.live.size())));
-            s.updates++;
-        } else if (dice < 80) {
-            Object[] key = k.removeLive(random.nextInt(k.live.size()));
-            delete(c, t, key);
-            k.deleted.add(key);
-            s.deletes++;
-        } else if (dice < 90) {
-            int i = random.nextInt(k.live.size());
-            Object[] old = k.live.get(i);
-            Object[] moved = newKey(t);
-            updateKey(c, t, old, moved);
-            k.live.set(i, moved);
-            k.deleted.add(old);
-            s.keyUpdates++;
-        } else if (!k.deleted.isEmpty()) {
-            Object[] key = k.deleted.remove(random.nextInt(k.deleted.size()));
-            insert(c, t, key);
-            k.live.add(key);
-            s.reinserts++;
-        } else {
-            insertNew(c, t);
-            s.inserts++;
+    /** The PostgreSQL statements of each kind of change. */
+    private final class Sql implements ChangeMix.Ops<CdcTable> {
+        /** A key not used before. */
+        @Override
+        public Object[] newKey(CdcTable t) {
+            return t.primaryKey.size() == 2 ? new Object[] {1L + random.nextInt(5000), (int) nextId++}
+                    : new Object[] {t.columns.get(0).pgBase.equals("bigint") ? (Object) nextId++ : (Object) (int) nextId++};
         }
-    }
 
-    /** A key not used before. */
-    private Object[] newKey(CdcTable t) {
-        return t.primaryKey.size() == 2 ? new Object[] {1L + random.nextInt(5000), (int) nextId++}
-                : new Object[] {t.columns.get(0).pgBase.equals("bigint") ? (Object) nextId++ : (Object) (int) nextId++};
-    }
-
-    private void insertNew(Connection c, CdcTable t) throws SQLException {
-        Object[] key = newKey(t);
-        insert(c, t, key);
-        keys.get(t.name).live.add(key);
-    }
-
-    private void insert(Connection c, CdcTable t, Object[] key) throws SQLException {
-        StringBuilder cols = new StringBuilder();
-        StringBuilder marks = new StringBuilder();
-        for (CdcTable.Column col : t.columns) {
-            cols.append(cols.length() == 0 ? "" : ", ").append(col.name);
-            marks.append(marks.length() == 0 ? "" : ", ").append("?::").append(col.pgBase);
-        }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + t.name + " (" + cols + ") VALUES (" + marks + ")")) {
-            int i = 1;
+        @Override
+        public void insert(Connection c, CdcTable t, Object[] key) throws SQLException {
+            StringBuilder cols = new StringBuilder();
+            StringBuilder marks = new StringBuilder();
             for (CdcTable.Column col : t.columns) {
-                int ki = t.primaryKey.indexOf(col.name);
-                set(ps, i++, ki >= 0 ? String.valueOf(key[ki]) : value(col));
+                cols.append(cols.length() == 0 ? "" : ", ").append(col.name);
+                marks.append(marks.length() == 0 ? "" : ", ").append("?::").append(col.pgBase);
             }
-            ps.executeUpdate();
-        }
-    }
-
-    private void update(Connection c, CdcTable t, Object[] key) throws SQLException {
-        List<CdcTable.Column> cols = new ArrayList<>();
-        for (CdcTable.Column col : t.columns) {
-            if (!t.primaryKey.contains(col.name) && (cols.isEmpty() || random.nextInt(3) == 0)) {
-                cols.add(col);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + t.name + " (" + cols + ") VALUES (" + marks + ")")) {
+                int i = 1;
+                for (CdcTable.Column col : t.columns) {
+                    int ki = t.primaryKey.indexOf(col.name);
+                    SqlParams.set(ps, i++, ki >= 0 ? String.valueOf(key[ki]) : value(col));
+                }
+                ps.executeUpdate();
             }
         }
-        String set = cols.stream().map(col -> col.name + " = ?::" + col.pgBase).collect(Collectors.joining(", "));
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.name + " SET " + set + " WHERE " + where(t))) {
-            int i = 1;
-            for (CdcTable.Column col : cols) {
-                set(ps, i++, value(col));
+
+        @Override
+        public void update(Connection c, CdcTable t, Object[] key) throws SQLException {
+            List<CdcTable.Column> cols = new ArrayList<>();
+            for (CdcTable.Column col : t.columns) {
+                if (!t.primaryKey.contains(col.name) && (cols.isEmpty() || random.nextInt(3) == 0)) {
+                    cols.add(col);
+                }
             }
-            bindKey(ps, i, t, key);
-            expectOne(ps.executeUpdate(), "update", t);
+            String set = cols.stream().map(col -> col.name + " = ?::" + col.pgBase).collect(Collectors.joining(", "));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.name + " SET " + set + " WHERE " + where(t))) {
+                int i = 1;
+                for (CdcTable.Column col : cols) {
+                    SqlParams.set(ps, i++, value(col));
+                }
+                SqlParams.bindKey(ps, i, key);
+                SqlParams.expectOne(ps.executeUpdate(), "update", t.name);
+            }
         }
-    }
 
-    private void delete(Connection c, CdcTable t, Object[] key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.name + " WHERE " + where(t))) {
-            bindKey(ps, 1, t, key);
-            expectOne(ps.executeUpdate(), "delete", t);
+        @Override
+        public void delete(Connection c, CdcTable t, Object[] key) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.name + " WHERE " + where(t))) {
+                SqlParams.bindKey(ps, 1, key);
+                SqlParams.expectOne(ps.executeUpdate(), "delete", t.name);
+            }
         }
-    }
 
-    private void updateKey(Connection c, CdcTable t, Object[] old, Object[] moved) throws SQLException {
-        String set = t.primaryKey.stream().map(k -> k + " = ?::" + type(t, k)).collect(Collectors.joining(", "));
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.name + " SET " + set + " WHERE " + where(t))) {
-            int i = bindKey(ps, 1, t, moved);
-            bindKey(ps, i, t, old);
-            expectOne(ps.executeUpdate(), "primary-key update", t);
+        @Override
+        public void updateKey(Connection c, CdcTable t, Object[] old, Object[] moved) throws SQLException {
+            String set = t.primaryKey.stream().map(k -> k + " = ?::" + type(t, k)).collect(Collectors.joining(", "));
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.name + " SET " + set + " WHERE " + where(t))) {
+                int i = SqlParams.bindKey(ps, 1, moved);
+                SqlParams.bindKey(ps, i, old);
+                SqlParams.expectOne(ps.executeUpdate(), "primary-key update", t.name);
+            }
         }
     }
 
@@ -353,27 +253,6 @@ public final class CdcWorkload {
 
     private static String where(CdcTable t) {
         return t.primaryKey.stream().map(k -> k + " = ?::" + type(t, k)).collect(Collectors.joining(" AND "));
-    }
-
-    private static int bindKey(PreparedStatement ps, int i, CdcTable t, Object[] key) throws SQLException {
-        for (Object k : key) {
-            ps.setString(i++, String.valueOf(k));
-        }
-        return i;
-    }
-
-    private static void expectOne(int n, String what, CdcTable t) {
-        if (n != 1) {
-            throw new IllegalStateException(what + " of " + t.name + " changed " + n + " rows, expected 1");
-        }
-    }
-
-    private static void set(PreparedStatement ps, int i, String v) throws SQLException {
-        if (v == null) {
-            ps.setNull(i, Types.VARCHAR);
-        } else {
-            ps.setString(i, v);
-        }
     }
 
     /** A random value of the column's type as PostgreSQL text, or null (nullable columns, now and then). */
@@ -405,7 +284,7 @@ public final class CdcWorkload {
         }
         if (type.equals("text") || type.startsWith("varchar")) {
             int max = type.startsWith("varchar") ? Integer.parseInt(type.substring(8, type.length() - 1)) : 60;
-            return text(random.nextInt(max + 1), !type.startsWith("varchar"));
+            return RandomText.text(random, random.nextInt(max + 1), !type.startsWith("varchar"));
         }
         if (type.equals("boolean")) {
             return String.valueOf(random.nextBoolean());
@@ -422,9 +301,7 @@ public final class CdcWorkload {
             return new UUID(random.nextLong(), random.nextLong()).toString();
         }
         if (type.equals("jsonb")) {
-            return "{\"n\": " + random.nextInt(1000) + ", \"s\": \"" + text(8, false).replace("\\", "").replace("\"", "")
-                    + "\", \"tags\": [" + random.nextInt(10) + ", " + random.nextBoolean() + "], \"nested\": {\"x\": "
-                    + (random.nextInt(200) - 100) / 8.0 + "}}";
+            return RandomText.json(random);
         }
         if (type.equals("int[]")) {
             int n = random.nextInt(5);
@@ -435,20 +312,6 @@ public final class CdcWorkload {
             return "{" + String.join(",", e) + "}";
         }
         throw new IllegalArgumentException("no generator for " + type);
-    }
-
-    /** Random text of up to n characters (code points), now and then with a tab or newline when allowed. */
-    private String text(int n, boolean controls) {
-        StringBuilder b = new StringBuilder();
-        int[] cps = ALPHABET.codePoints().toArray();
-        for (int i = 0; i < n; i++) {
-            if (controls && random.nextInt(40) == 0) {
-                b.append(random.nextBoolean() ? '\t' : '\n');
-            } else {
-                b.appendCodePoint(cps[random.nextInt(cps.length)]);
-            }
-        }
-        return b.toString();
     }
 
     /**
@@ -616,41 +479,7 @@ public final class CdcWorkload {
      */
     public List<TableComparison> awaitEqual(ClickHouseHttp ch, String database, Duration timeout,
             Supplier<String> failure) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<TableComparison> r;
-            try {
-                r = compare(ch, database);
-            } catch (ClickHouseQueryException e) {
-                if (e.httpStatus() != 404 || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                r = null;
-            }
-            if (r != null && (r.stream().allMatch(TableComparison::equal) || System.nanoTime() > deadline)) {
-                return r;
-            }
-            String f = failure == null ? null : failure.get();
-            if (f != null) {
-                throw new IllegalStateException("a connector failed while waiting for ClickHouse to catch up: " + f);
-            }
-            Thread.sleep(1000);
-        }
-    }
-
-    /** Live and deleted keys of one table, as the workload knows them. */
-    private static final class Keys {
-        final List<Object[]> live = new ArrayList<>();
-        final List<Object[]> deleted = new ArrayList<>();
-
-        Object[] removeLive(int i) {
-            Object[] k = live.get(i);
-            Object[] last = live.remove(live.size() - 1);
-            if (i < live.size()) {
-                live.set(i, last);
-            }
-            return k;
-        }
+        return UntilEqual.await(() -> compare(ch, database), TableComparison::equal, timeout, failure, true);
     }
 
     String prefix() {

@@ -6,7 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -159,29 +158,10 @@ public final class OffPathWorkload {
      * where its value is NULL, and the topic itself loses the NULL).
      */
     public Map<String, String> debeziumConfig() {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-        c.put("tasks.max", "1");
-        c.put("database.hostname", pg.host());
-        c.put("database.port", String.valueOf(pg.port()));
-        c.put("database.user", PostgresServer.USER);
-        c.put("database.password", "unused-trust-auth");
-        c.put("database.dbname", PostgresServer.DATABASE);
-        c.put("topic.prefix", prefix);
-        c.put("plugin.name", "pgoutput");
-        c.put("slot.name", prefix + "_slot");
-        c.put("publication.name", prefix + "_pub");
-        c.put("publication.autocreate.mode", "filtered");
-        c.put("table.include.list", tables().stream().map(t -> "public." + t.name).collect(Collectors.joining(",")));
-        c.put("snapshot.mode", "no_data");
-        c.put("decimal.handling.mode", "precise");
-        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("value.converter.schemas.enable", "true");
+        Map<String, String> c = DebeziumSource.postgres(pg, prefix, tables().stream().map(t -> "public." + t.name)
+                .collect(Collectors.joining(",")), "no_data");
         c.put("value.converter.replace.null.with.default", "false");
-        c.put("topic.creation.default.replication.factor", "1");
-        c.put("topic.creation.default.partitions", "3");
+        DebeziumSource.jsonTopics(c, 3);
         return c;
     }
 
@@ -259,32 +239,12 @@ public final class OffPathWorkload {
      * (d)'s ALTER TABLE when 40% are done.
      */
     public void run(int changes, int perSecond) {
-        long start = System.nanoTime();
-        try (Connection c = pg.connect()) {
-            c.setAutoCommit(false);
-            int done = 0;
-            while (done < changes) {
-                if (!altered && done >= changes * 2 / 5) {
-                    alterEvolve(c);
-                    c.commit();
-                }
-                int n = Math.min(changes - done, 1 + random.nextInt(5));
-                for (int i = 0; i < n; i++) {
-                    change(c);
-                }
+        PacedTransactions.run(pg::connect, random, changes, 5, perSecond, changesDone, (c, done) -> {
+            if (!altered && done >= changes * 2 / 5) {
+                alterEvolve(c);
                 c.commit();
-                done += n;
-                changesDone.addAndGet(n);
-                long wait = start + (long) (done * 1e9 / perSecond) - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("workload failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        }, this::change);
     }
 
     private void change(Connection c) throws SQLException {
@@ -723,11 +683,7 @@ public final class OffPathWorkload {
     private static void execStrings(Connection c, String sql, List<String> args) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.size(); i++) {
-                if (args.get(i) == null) {
-                    ps.setNull(i + 1, Types.VARCHAR);
-                } else {
-                    ps.setString(i + 1, args.get(i));
-                }
+                SqlParams.set(ps, i + 1, args.get(i));
             }
             int n = ps.executeUpdate();
             if (n != 1) {

@@ -5,17 +5,14 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A MariaDB server for the binlog CDC tests: Debian's {@code mariadb-server} package (10.11; {@code .ci/run} installs
@@ -173,11 +170,7 @@ public final class MariaDbServer implements AutoCloseable {
     private void initAndStart() {
         try {
             Files.createDirectories(workDir);
-            Path root = Path.of(System.getProperty(DATA_ROOT_PROPERTY, "/dev/shm"));
-            if (!Files.isDirectory(root) || !Files.isWritable(root)) {
-                root = workDir;
-            }
-            baseDir = Files.createTempDirectory(root, "chsink-mariadb-");
+            baseDir = LocalServerFiles.newDataDir(DATA_ROOT_PROPERTY, workDir, "chsink-mariadb-");
             Path data = baseDir.resolve("data");
             List<String> install = new ArrayList<>(List.of(tool("mariadb-install-db").toString(), "--no-defaults",
                     "--datadir=" + data, "--auth-root-authentication-method=normal", "--skip-test-db"));
@@ -266,24 +259,7 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     private void run(List<String> cmd, String what) {
-        try {
-            Path out = Files.createTempFile(workDir, "mariadb-", ".out");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(what + " did not finish within 180 s: " + cmd);
-            }
-            String text = Files.readString(out);
-            Files.delete(out);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(what + " failed (exit " + p.exitValue() + "): " + cmd + "\n" + text);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(what + ": cannot run " + cmd, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(what + " interrupted", e);
-        }
+        LocalServerFiles.run(cmd, what, workDir, "mariadb-", () -> "");
     }
 
     /** {@value #BIN_PROPERTY}, or null: each tool is then looked for on the PATH and in /usr/sbin, /usr/bin. */
@@ -309,19 +285,7 @@ public final class MariaDbServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        try {
-            Path log = baseDir.resolve("mariadb.err");
-            if (Files.exists(log)) {
-                Files.copy(log, workDir.resolve("mariadb.err"), StandardCopyOption.REPLACE_EXISTING);
-            }
-            try (Stream<Path> all = Files.walk(baseDir)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(Level.WARNING, "could not delete {0}: {1}", baseDir, e.getMessage());
-        }
+        LocalServerFiles.keepLogAndDelete(baseDir, "mariadb.err", workDir);
         baseDir = null;
     }
 }

@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -88,11 +87,7 @@ public final class PostgresServer implements AutoCloseable {
     private void initAndStart() {
         try {
             Files.createDirectories(workDir);
-            Path root = Path.of(System.getProperty(DATA_ROOT_PROPERTY, "/dev/shm"));
-            if (!Files.isDirectory(root) || !Files.isWritable(root)) {
-                root = workDir;
-            }
-            dataDir = Files.createTempDirectory(root, "chsink-postgres-");
+            dataDir = LocalServerFiles.newDataDir(DATA_ROOT_PROPERTY, workDir, "chsink-postgres-");
             if (asRoot) {
                 run(List.of("chown", "postgres:postgres", dataDir.toString()), "chown of the data directory");
             }
@@ -125,27 +120,14 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     private void run(List<String> cmd, String what) {
-        try {
-            Path out = Files.createTempFile(workDir, "pg-", ".out");
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(what + " did not finish within 180 s: " + cmd);
+        LocalServerFiles.run(cmd, what, workDir, "pg-", () -> {
+            Path log = dataDir == null ? null : dataDir.resolve("postgres.log");
+            try {
+                return log != null && Files.exists(log) ? "\n--- postgres.log:\n" + Files.readString(log) : "";
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            String text = Files.readString(out);
-            Files.delete(out);
-            if (p.exitValue() != 0) {
-                String log = dataDir != null && Files.exists(dataDir.resolve("postgres.log"))
-                        ? "\n--- postgres.log:\n" + Files.readString(dataDir.resolve("postgres.log")) : "";
-                throw new IllegalStateException(what + " failed (exit " + p.exitValue() + "): " + cmd + "\n" + text
-                        + log);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(what + ": cannot run " + cmd, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(what + " interrupted", e);
-        }
+        });
     }
 
     /** Debian's layout (/usr/lib/postgresql/N/bin, newest N), unless {@value #BIN_PROPERTY} names the directory. */
@@ -194,19 +176,7 @@ public final class PostgresServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "PostgreSQL did not stop cleanly: {0}", e.getMessage());
         }
-        try {
-            Path log = dataDir.resolve("postgres.log");
-            if (Files.exists(log)) {
-                Files.copy(log, workDir.resolve("postgres.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-            try (Stream<Path> all = Files.walk(dataDir)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(Level.WARNING, "could not delete {0}: {1}", dataDir, e.getMessage());
-        }
+        LocalServerFiles.keepLogAndDelete(dataDir, "postgres.log", workDir);
         dataDir = null;
     }
 }
