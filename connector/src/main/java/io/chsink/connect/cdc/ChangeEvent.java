@@ -35,12 +35,7 @@ final class ChangeEvent {
      * The row's version ({@link ChangeVersion}); null for a truncate. Its field schema is
      * {@link RowVersion#schema()} (the rule's {@link ChangeVersion#bits()}), its value {@link RowVersion#toConnectValue()}.
      */
-    final RowVersion rowVersion;
-    /**
-     * The 64-bit version as a long, for callers that predate {@link #rowVersion}; -1 (which no UInt64 column takes)
-     * when the rule is 128 bits wide or the event a truncate.
-     */
-    final long version;
+    final RowVersion version;
     /** Whether the image is the flattened record itself (its __deleted and __op fields are not row fields). */
     final boolean flattened;
     /**
@@ -60,8 +55,7 @@ final class ChangeEvent {
         this.kind = kind;
         this.image = image;
         this.imageSchema = imageSchema;
-        this.rowVersion = version;
-        this.version = version != null && version.bits() == 64 ? version.toLong() : -1;
+        this.version = version;
         this.flattened = flattened;
         this.fullSchema = fullSchema;
     }

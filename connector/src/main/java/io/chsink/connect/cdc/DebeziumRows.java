@@ -327,7 +327,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private SinkRecord upsert(SinkRecord record, TableId table, ChangeEvent e, Object image) {
         List<String> toast = placeholderFields(e);
         if (image instanceof Struct) {
-            Struct row = shapes.row((Struct) image, e.flattened, e.rowVersion, false);
+            Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
             if (!toast.isEmpty()) {
                 CurrentRow current = currentForToast(record, table, toast);
                 for (String c : toast) {
@@ -337,7 +337,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             }
             return withValue(record, row.schema(), row);
         }
-        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.rowVersion, false, null, null);
+        Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, false, null, null);
         if (!toast.isEmpty()) {
             CurrentRow current = currentForToast(record, table, toast);
             for (String c : toast) {
@@ -402,10 +402,10 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (keyFields == null) {
             // No key: the whole before image (REPLICA IDENTITY FULL is what makes such deletes possible).
             if (image instanceof Struct) {
-                Struct row = shapes.row((Struct) image, e.flattened, e.rowVersion, true);
+                Struct row = shapes.row((Struct) image, e.flattened, e.version, true);
                 return withValue(record, row.schema(), row);
             }
-            Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.rowVersion, true, null, null);
+            Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, true, null, null);
             return withValue(record, null, row);
         }
         TableLayout layout = layouts.get(table);
@@ -435,7 +435,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     values.add(StructValues.get(img, c));
                 }
             }
-            Struct row = shapes.deleteRow(img, e.flattened, e.rowVersion, keyFields, extra, schemas.toArray(new Schema[0]),
+            Struct row = shapes.deleteRow(img, e.flattened, e.version, keyFields, extra, schemas.toArray(new Schema[0]),
                     values.toArray(), e.fullSchema);
             return withValue(record, row.schema(), row);
         }
@@ -449,7 +449,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 extra.put(c, img.get(c));
             }
         }
-        Map<String, Object> row = shapes.row(img, e.flattened, e.rowVersion, true, keyFields, extra);
+        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, extra);
         return withValue(record, null, row);
     }
 

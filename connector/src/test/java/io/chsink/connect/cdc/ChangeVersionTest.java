@@ -221,15 +221,15 @@ class ChangeVersionTest {
             // MySQL: snapshot rows carry SHOW BINARY LOG STATUS's position with row 0; the first change streamed
             // after it starts further on (a GTID event comes first).
             RowVersion snap = ChangeEvent.read(record(mysql("r", "null", item(1, "a", 1L), "mysql-bin.000005", 1570,
-                    0), true, 0), rule).rowVersion;
+                    0), true, 0), rule).version;
             RowVersion upd = ChangeEvent.read(record(mysql("u", item(1, "a", 1L), item(1, "b", 1L),
-                    "mysql-bin.000005", 1570 + 79 + 75, 0), true, 1), rule).rowVersion;
+                    "mysql-bin.000005", 1570 + 79 + 75, 0), true, 1), rule).version;
             assertIncreasing(List.of(snap, upd));
             // PostgreSQL: the snapshot's LSN, below every change's.
             RowVersion psnap = ChangeEvent.read(record(postgres("r", "null", item(1, "a", 1L), "last", 5000L), true,
-                    7), rule).rowVersion;
+                    7), rule).version;
             RowVersion pupd = ChangeEvent.read(record(postgres("u", "null", item(1, "b", 1L), "false", 5064L), true,
-                    3), rule).rowVersion;
+                    3), rule).version;
             assertIncreasing(List.of(psnap, pupd));
         }
     }
@@ -242,12 +242,12 @@ class ChangeVersionTest {
         assertNamesWidening(m.getMessage());
         // The 128-bit rule takes it.
         ChangeEvent e = ChangeEvent.read(rows, W);
-        assertEquals(W.binlog(DebeziumEvents.TOPIC, "mysql-bin.000001", 4, 5000), e.rowVersion);
-        assertEquals(-1L, e.version, "a 128-bit version has no long form");
+        assertEquals(W.binlog(DebeziumEvents.TOPIC, "mysql-bin.000001", 4, 5000), e.version);
+        assertThrows(IllegalStateException.class, e.version::toLong, "a 128-bit version has no long form");
 
         SinkRecord lsn = record(postgres("c", "null", item(1, "a", 1L), "false", 1L << 60), true, 0);
         assertNamesWidening(assertThrows(ChangeEvent.Malformed.class, () -> ChangeEvent.read(lsn)).getMessage());
-        assertEquals(W.postgres(DebeziumEvents.TOPIC, 1L << 60), ChangeEvent.read(lsn, W).rowVersion);
+        assertEquals(W.postgres(DebeziumEvents.TOPIC, 1L << 60), ChangeEvent.read(lsn, W).version);
     }
 
     @Test
@@ -259,13 +259,13 @@ class ChangeVersionTest {
         flat.put("__pos", 9000L);
         flat.put("__row", 4096);
         ChangeEvent e = ChangeEvent.read(new SinkRecord(T, 0, null, null, null, flat, 77), rule);
-        assertEquals(rule.binlog(T, "mysql-bin.000002", 9000, 4096), e.rowVersion);
+        assertEquals(rule.binlog(T, "mysql-bin.000002", 9000, 4096), e.version);
         Map<String, Object> plain = new HashMap<>(Map.of("id", 1, "__deleted", "false"));
         ChangeEvent o = ChangeEvent.read(new SinkRecord(T, 0, null, null, null, plain, 77), narrow(3));
-        assertEquals(3L << 59 | 77, o.version);
-        assertEquals(3L << 59 | 77, o.rowVersion.toLong());
+        assertEquals(64, o.version.bits());
+        assertEquals(3L << 59 | 77, o.version.toLong());
         Map<String, Object> truncate = new HashMap<>(Map.of("__op", "t"));
-        assertNull(ChangeEvent.read(new SinkRecord(T, 0, null, null, null, truncate, 77), rule).rowVersion);
+        assertNull(ChangeEvent.read(new SinkRecord(T, 0, null, null, null, truncate, 77), rule).version);
     }
 
     /** What the row builder puts into the version field: a Long under INT64, or a Decimal(0) ClickHouse takes. */
