@@ -27,7 +27,6 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
     private final String deletedColumn;
     private final Map<TableId, TableLayout> layouts;
     private final int versionBits;
-    private long queries;
 
     ClickHouseCurrentRows(Client client, String versionColumn, String deletedColumn, int versionBits,
             Map<TableId, TableLayout> layouts) {
@@ -63,7 +62,6 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
                 }
                 throw new RetriableException(m, e);
             }
-            queries++;
             for (GenericRecord r : rows) {
                 List<String> k = new ArrayList<>(keyColumns.size());
                 for (int i = 0; i < keyColumns.size(); i++) {
@@ -81,11 +79,6 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
             }
         }
         return out;
-    }
-
-    /** How many queries ran (for tests and metrics). */
-    long queries() {
-        return queries;
     }
 
     String statement(TableId table, TableLayout layout, List<String> keyColumns, List<RowKey> keys,

@@ -71,7 +71,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
     private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
     private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
-    private long lookups;
     private java.util.function.LongConsumer readTimes = ms -> { };
     private long versionsBack;
 
@@ -220,11 +219,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                         columns.add(c);
                     }
                 }
-                lookups++;
-                long t0 = System.nanoTime();
-                fetched.put(n.getKey(), new HashMap<>(reader.read(n.getKey(), need.keyColumns, unknown, columns)));
-                readTimes.accept((System.nanoTime() - t0) / 1_000_000);
-                asked.computeIfAbsent(n.getKey(), t -> new HashSet<>()).addAll(unknown);
+                read(n.getKey(), need.keyColumns, unknown, columns);
             }
         }
     }
@@ -417,40 +412,66 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
         if (image instanceof Struct) {
             Struct img = (Struct) image;
-            List<String> extra = new ArrayList<>();
-            List<Schema> schemas = new ArrayList<>();
-            List<Object> values = new ArrayList<>();
-            for (String c : beyond) {
-                if (current != null && current.has(c)) {
-                    Object v = current.get(c);
-                    Schema s = current.fromTable ? Schema.OPTIONAL_STRING_SCHEMA : current.schemaOf(c);
-                    extra.add(c);
-                    schemas.add(s);
-                    values.add(current.fromTable ? (v == null ? null : ClickHouseCurrentRows.text(v)) : v);
-                } else if (img.schema().field(c) != null && StructValues.get(img, c) != null) {
-                    // Not in ClickHouse: the row never landed, so where the delete goes matters little; before's
-                    // value is right under REPLICA IDENTITY FULL.
-                    extra.add(c);
-                    schemas.add(img.schema().field(c).schema());
-                    values.add(StructValues.get(img, c));
-                }
-            }
-            Struct row = shapes.deleteRow(img, e.flattened, e.version, keyFields, extra, schemas.toArray(new Schema[0]),
-                    values.toArray(), e.fullSchema);
+            Keyed k = new Keyed(beyond, current, img);
+            Struct row = shapes.deleteRow(img, e.flattened, e.version, keyFields, k.columns, k.schemas(), k.values(),
+                    e.fullSchema);
             return withValue(record, row.schema(), row);
         }
         Map<?, ?> img = (Map<?, ?>) image;
-        Map<String, Object> extra = new LinkedHashMap<>();
-        for (String c : beyond) {
-            if (current != null && current.has(c)) {
-                Object v = current.get(c);
-                extra.put(c, current.fromTable && v != null ? ClickHouseCurrentRows.text(v) : v);
-            } else if (img.get(c) != null) {
-                extra.put(c, img.get(c));
+        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, keyed(beyond, current, img));
+        return withValue(record, null, row);
+    }
+
+    /**
+     * The sorting- and partition-key columns a delete row carries, for a Struct row: each from the current row
+     * (typed as its pending row's field, or the table's text), else from {@code before} when it has a value there
+     * (the row never landed, so where its delete goes matters little; under REPLICA IDENTITY FULL it is right).
+     */
+    private static final class Keyed {
+        final List<String> columns = new ArrayList<>();
+        private final List<Schema> schemas = new ArrayList<>();
+        private final List<Object> values = new ArrayList<>();
+
+        Keyed(List<String> beyond, CurrentRow current, Struct before) {
+            for (String c : beyond) {
+                if (current != null && current.has(c)) {
+                    columns.add(c);
+                    schemas.add(current.fromTable ? Schema.OPTIONAL_STRING_SCHEMA : current.schemaOf(c));
+                    values.add(currentValue(current, c));
+                } else if (before != null && before.schema().field(c) != null && StructValues.get(before, c) != null) {
+                    columns.add(c);
+                    schemas.add(before.schema().field(c).schema());
+                    values.add(StructValues.get(before, c));
+                }
             }
         }
-        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, extra);
-        return withValue(record, null, row);
+
+        Schema[] schemas() {
+            return schemas.toArray(new Schema[0]);
+        }
+
+        Object[] values() {
+            return values.toArray();
+        }
+    }
+
+    /** {@link Keyed} for a map row. */
+    private static Map<String, Object> keyed(List<String> beyond, CurrentRow current, Map<?, ?> before) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String c : beyond) {
+            if (current != null && current.has(c)) {
+                out.put(c, currentValue(current, c));
+            } else if (before != null && before.get(c) != null) {
+                out.put(c, before.get(c));
+            }
+        }
+        return out;
+    }
+
+    /** A column of the current row as a row value: a pending row's own value, or the table's text of it. */
+    private static Object currentValue(CurrentRow current, String c) {
+        Object v = current.get(c);
+        return current.fromTable && v != null ? ClickHouseCurrentRows.text(v) : v;
     }
 
     /** A record with a null value: skipped, a bad record, or the delete of the row its key names. */
@@ -481,29 +502,13 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         List<String> beyond = layout.keyedBeyond(key.columns);
         if (record.key() instanceof Struct) {
             Struct k = (Struct) record.key();
-            List<String> extra = new ArrayList<>();
-            List<Schema> schemas = new ArrayList<>();
-            List<Object> values = new ArrayList<>();
-            for (String c : beyond) {
-                if (current.has(c)) {
-                    Object v = current.get(c);
-                    extra.add(c);
-                    schemas.add(current.fromTable ? Schema.OPTIONAL_STRING_SCHEMA : current.schemaOf(c));
-                    values.add(current.fromTable ? (v == null ? null : ClickHouseCurrentRows.text(v)) : v);
-                }
-            }
-            Struct row = shapes.deleteRow(k, false, version, key.columns, extra, schemas.toArray(new Schema[0]),
-                    values.toArray(), null);
+            Keyed keyed = new Keyed(beyond, current, null);
+            Struct row = shapes.deleteRow(k, false, version, key.columns, keyed.columns, keyed.schemas(),
+                    keyed.values(), null);
             return withValue(record, row.schema(), row);
         }
-        Map<String, Object> extra = new LinkedHashMap<>();
-        for (String c : beyond) {
-            if (current.has(c)) {
-                Object v = current.get(c);
-                extra.put(c, current.fromTable && v != null ? ClickHouseCurrentRows.text(v) : v);
-            }
-        }
-        Map<String, Object> row = shapes.row((Map<?, ?>) record.key(), false, version, true, key.columns, extra);
+        Map<String, Object> row = shapes.row((Map<?, ?>) record.key(), false, version, true, key.columns,
+                keyed(beyond, current, null));
         return withValue(record, null, row);
     }
 
@@ -524,16 +529,19 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         Set<RowKey> a = asked.get(table);
         if (a == null || !a.contains(key)) {
             // Not asked for in prepare (a record toRow saw without prepare): ask now, for every column.
-            lookups++;
-            List<String> cols = layout == null ? List.of() : new ArrayList<>(layout.types.keySet());
-            long t0 = System.nanoTime();
-            fetched.computeIfAbsent(table, t -> new HashMap<>())
-                    .putAll(reader.read(table, key.columns, List.of(key), cols));
-            readTimes.accept((System.nanoTime() - t0) / 1_000_000);
-            asked.computeIfAbsent(table, t -> new HashSet<>()).add(key);
+            read(table, key.columns, List.of(key), layout == null ? List.of() : layout.types.keySet());
         }
         Map<RowKey, CurrentRow> f = fetched.get(table);
         return f == null ? null : f.get(key);
+    }
+
+    /** Reads the keys' current rows from the table into this batch's {@link #fetched}, timed for the metrics. */
+    private void read(TableId table, List<String> keyColumns, Collection<RowKey> keys, Collection<String> columns) {
+        long t0 = System.nanoTime();
+        Map<RowKey, CurrentRow> rows = reader.read(table, keyColumns, keys, columns);
+        readTimes.accept((System.nanoTime() - t0) / 1_000_000);
+        fetched.computeIfAbsent(table, t -> new HashMap<>()).putAll(rows);
+        asked.computeIfAbsent(table, t -> new HashSet<>()).addAll(keys);
     }
 
     private SinkRecord withValue(SinkRecord record, Schema schema, Object value) {
@@ -652,11 +660,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             }
         }
         return row;
-    }
-
-    /** How many current-row reads ran (batches that needed one). */
-    long lookups() {
-        return lookups;
     }
 
     /** How many changes came with a version below their key's previous change (see {@link #versionWentBack}). */
