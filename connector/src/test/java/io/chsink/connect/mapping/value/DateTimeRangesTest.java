@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.chsink.connect.encoder.NativeColumn;
 import io.chsink.connect.encoder.NativeBlock;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
@@ -14,8 +13,6 @@ import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableColumn.DefaultKind;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Instant;
@@ -36,19 +33,10 @@ class DateTimeRangesTest {
     private static final long FIRST_SECOND = -62167219200L; // 0000-01-01 00:00:00 UTC
     private static final long END_SECOND = 253402300800L; // 10000-01-01 00:00:00 UTC
 
+    /** The column's one value as its little-endian Int64 (DateTime64 ticks; DateTime's UInt32 in the low bytes). */
     private static long write(String type, Object value) {
-        ClickHouseType t = ClickHouseType.parse(type);
-        NativeColumn c = Writers.newColumn(t, 1);
-        c.markRow();
-        Writers.writerFor(t).write(value, c);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            c.writeData(out);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        return ByteBuffer.wrap(java.util.Arrays.copyOf(out.toByteArray(), 8)).order(ByteOrder.LITTLE_ENDIAN)
-                .getLong();
+        return ByteBuffer.wrap(java.util.Arrays.copyOf(ScalarWritersTest.write(type, value), 8))
+                .order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
     private static String refused(String type, Object value) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** The conversion rules of the scalar writers, byte for byte: what is accepted exactly, and what is refused. */
 class ScalarWritersTest {
-    private static byte[] write(String type, Object value) {
+    /** The bytes the scalar writer of {@code type} writes for {@code value} (also for DateTimeRangesTest). */
+    static byte[] write(String type, Object value) {
         ClickHouseType t = ClickHouseType.parse(type);
         NativeColumn c = Writers.newColumn(t, 1);
         c.markRow();
