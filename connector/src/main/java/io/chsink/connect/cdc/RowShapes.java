@@ -44,7 +44,7 @@ final class RowShapes {
         Shape s = shape(image.schema(), flattened);
         Struct row = new Struct(s.schema);
         for (int i = 0; i < s.from.length; i++) {
-            row.put(s.to[i], s.defaulted[i] ? StructValues.get(image, s.from[i]) : image.get(s.from[i]));
+            row.put(s.to[i], StructValues.get(image, s.from[i]));
         }
         row.put(s.version, version.toConnectValue());
         row.put(s.deleted, deleted ? (byte) 1 : (byte) 0);
@@ -149,8 +149,6 @@ final class RowShapes {
         final Schema schema;
         final Field[] from;
         final Field[] to;
-        /** Per copied field, whether its schema has a default (then it is read without it). */
-        final boolean[] defaulted;
         final Field version;
         final Field deleted;
 
@@ -172,10 +170,8 @@ final class RowShapes {
             this.schema = b.build();
             this.from = copied.toArray(new Field[0]);
             this.to = new Field[from.length];
-            this.defaulted = new boolean[from.length];
             for (int i = 0; i < from.length; i++) {
                 to[i] = schema.field(from[i].name());
-                defaulted[i] = from[i].schema().defaultValue() != null;
             }
             this.version = schema.field(versionColumn);
             this.deleted = schema.field(deletedColumn);
