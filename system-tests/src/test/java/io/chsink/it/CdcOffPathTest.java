@@ -338,6 +338,16 @@ class CdcOffPathTest {
             if (v.path("payload").path("before").isNull()) {
                 toast.merge("updates without a before image", 1, Integer::sum);
             }
+            // int[] and text[]: the placeholder's bytes as integers, and a one-element list of the placeholder.
+            JsonNode ints = after.path("big_ints");
+            if (ints.isArray() && ints.size() == OffPathWorkload.PLACEHOLDER.length()
+                    && ints.get(0).asInt() == OffPathWorkload.PLACEHOLDER.charAt(0)) {
+                toast.merge("big_ints = the placeholder's bytes as ints", 1, Integer::sum);
+            }
+            JsonNode words = after.path("big_words");
+            if (words.isArray() && words.size() == 1 && words.get(0).asText().equals(OffPathWorkload.PLACEHOLDER)) {
+                toast.merge("big_words = [the placeholder]", 1, Integer::sum);
+            }
             for (String f : List.of("big_text", "big_bytes", "big_json")) {
                 String s = after.path(f).asText();
                 if (s.equals(OffPathWorkload.PLACEHOLDER)) {
@@ -360,6 +370,9 @@ class CdcOffPathTest {
                 .mapToInt(Map.Entry::getValue).sum();
         checks.add(() -> assertTrue(placeholders > 100, "part (a): Debezium sent " + OffPathWorkload.PLACEHOLDER
                 + " for unchanged TOAST text (" + toast + ")"));
+        checks.add(() -> assertTrue(toast.getOrDefault("big_ints = the placeholder's bytes as ints", 0) > 100
+                && toast.getOrDefault("big_words = [the placeholder]", 0) > 100, "part (a): Debezium sent its "
+                + "placeholders for unchanged TOAST int[] and text[] values (" + toast + ")"));
 
         int nullPrices = 0;
         String defaultSchema = null;

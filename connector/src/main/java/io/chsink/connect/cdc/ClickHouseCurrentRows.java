@@ -114,7 +114,105 @@ final class ClickHouseCurrentRows implements CurrentRowReader {
         if (base.startsWith("DateTime")) {
             return "concat(replaceOne(toString(toTimeZone(" + quoted + ", 'UTC')), ' ', 'T'), 'Z')";
         }
+        if (base.startsWith("Array(")) {
+            return "toJSONString(" + quoted + ")";
+        }
         return "toString(" + quoted + ")";
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * An array column's JSON ({@code toJSONString}) as the list a field of element schema {@code element} holds:
+     * integers, floats, booleans and text, with nulls; anything else, or a value that does not fit, throws.
+     */
+    static java.util.List<Object> array(String json, org.apache.kafka.connect.data.Schema element) {
+        com.fasterxml.jackson.databind.JsonNode n;
+        try {
+            n = JSON.readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("its JSON does not parse");
+        }
+        if (n == null || !n.isArray()) {
+            throw new IllegalArgumentException("it is no array");
+        }
+        if (element.name() != null) {
+            throw new IllegalArgumentException("elements of " + element.name() + " are not read back");
+        }
+        java.util.List<Object> out = new ArrayList<>(n.size());
+        for (com.fasterxml.jackson.databind.JsonNode e : n) {
+            out.add(e.isNull() ? null : element(e, element.type()));
+        }
+        return out;
+    }
+
+    private static Object element(com.fasterxml.jackson.databind.JsonNode e, org.apache.kafka.connect.data.Schema.Type t) {
+        switch (t) {
+            case INT8:
+            case INT16:
+            case INT32:
+            case INT64: {
+                // ClickHouse writes 64-bit integers as JSON strings by default.
+                long v;
+                try {
+                    v = e.isTextual() ? Long.parseLong(e.asText()) : e.isIntegralNumber() && e.canConvertToLong()
+                            ? e.longValue() : bad("an element is not an integer");
+                } catch (NumberFormatException x) {
+                    v = bad("an element is not an integer");
+                }
+                switch (t) {
+                    case INT8:
+                        return fits(v, Byte.MIN_VALUE, Byte.MAX_VALUE) ? (Object) (byte) v : bad("an element is out of range");
+                    case INT16:
+                        return fits(v, Short.MIN_VALUE, Short.MAX_VALUE) ? (Object) (short) v : bad("an element is out of range");
+                    case INT32:
+                        return fits(v, Integer.MIN_VALUE, Integer.MAX_VALUE) ? (Object) (int) v
+                                : bad("an element is out of range");
+                    default:
+                        return v;
+                }
+            }
+            case FLOAT32:
+            case FLOAT64: {
+                double d;
+                if (e.isNumber()) {
+                    d = e.doubleValue();
+                } else if (e.isTextual()) {
+                    switch (e.asText()) {
+                        case "nan":
+                            d = Double.NaN;
+                            break;
+                        case "inf":
+                            d = Double.POSITIVE_INFINITY;
+                            break;
+                        case "-inf":
+                            d = Double.NEGATIVE_INFINITY;
+                            break;
+                        default:
+                            return bad("an element is not a number");
+                    }
+                } else {
+                    return bad("an element is not a number");
+                }
+                return t == org.apache.kafka.connect.data.Schema.Type.FLOAT32 ? (Object) (float) d : (Object) d;
+            }
+            case BOOLEAN:
+                return e.isBoolean() ? e.booleanValue() : e.isIntegralNumber() ? e.longValue() != 0
+                        : bad("an element is not a boolean");
+            case STRING:
+                return e.isTextual() ? e.asText() : bad("an element is not text");
+            default:
+                return bad("elements of " + t + " are not read back");
+        }
+    }
+
+    private static boolean fits(long v, long min, long max) {
+        return v >= min && v <= max;
+    }
+
+    private static <T> T bad(String why) {
+        throw new IllegalArgumentException(why);
     }
 
     /** A column's text back into a value: String columns' hex as their bytes (a {@code byte[]}), else the text. */

@@ -270,14 +270,18 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return out;
     }
 
+    /** The fields that can hold a placeholder: text, bytes, arrays, maps (hstore) and PostGIS structs. */
     private Field[] textFields(Schema schema) {
         Field[] fs = textFields.get(schema);
         if (fs == null) {
             List<Field> l = new ArrayList<>();
             for (Field f : schema.fields()) {
                 Schema.Type t = f.schema().type();
-                boolean decimal = "org.apache.kafka.connect.data.Decimal".equals(f.schema().name());
-                if (t == Schema.Type.STRING || t == Schema.Type.BYTES && !decimal) {
+                String name = f.schema().name();
+                boolean decimal = "org.apache.kafka.connect.data.Decimal".equals(name);
+                boolean geometry = name != null && name.startsWith("io.debezium.data.geometry.");
+                if (t == Schema.Type.STRING || t == Schema.Type.BYTES && !decimal || t == Schema.Type.ARRAY
+                        || t == Schema.Type.MAP || t == Schema.Type.STRUCT && geometry) {
                     l.add(f);
                 }
             }
@@ -335,8 +339,17 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, false, null, null);
         if (!toast.isEmpty()) {
             CurrentRow current = currentForToast(record, table, toast);
+            TableLayout layout = layouts.get(table);
             for (String c : toast) {
                 Object v = current.get(c);
+                String type = layout == null ? null : layout.types.get(c);
+                if (current.fromTable && v != null && !(v instanceof byte[])) {
+                    // Without schemas there is no field type to read an array, map or other text back into.
+                    throw new RecordMappingException(describe(record) + ": column '" + c + "' holds Debezium's "
+                            + "placeholder for an unchanged TOAST value, and without a value schema the connector "
+                            + "reads back only String columns from " + table.quoted() + " (this one is " + type
+                            + "). Set REPLICA IDENTITY FULL on the source table, or use a converter with schemas");
+                }
                 row.put(c, current.fromTable ? ClickHouseCurrentRows.text(v) : v);
             }
         }
@@ -366,30 +379,41 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return current;
     }
 
-    /** The current value of column {@code c} as a value of field schema {@code s} (text or bytes). */
+    /**
+     * The current value of column {@code c} as a value of field schema {@code s}: a pending row's own value; from the
+     * table, text and bytes columns, and arrays of numbers, booleans and text (read as JSON). Anything else is a bad
+     * record: a value the connector cannot read back is never guessed.
+     */
     private Object fill(CurrentRow current, String c, Schema s, SinkRecord record, TableId table) {
         Object v = current.get(c);
-        if (v == null) {
-            return null;
+        if (v == null || !current.fromTable) {
+            return v;
         }
         if (s.type() == Schema.Type.STRING) {
-            if (v instanceof String) {
-                return v;
-            }
-            if (v instanceof byte[]) {
-                return new String((byte[]) v, StandardCharsets.UTF_8);
-            }
-        } else if (s.type() == Schema.Type.BYTES) {
-            if (v instanceof byte[] || v instanceof ByteBuffer) {
-                return v;
-            }
-            if (v instanceof String) {
-                return ((String) v).getBytes(StandardCharsets.UTF_8);
+            return ClickHouseCurrentRows.text(v);
+        }
+        if (s.type() == Schema.Type.BYTES) {
+            return v instanceof byte[] ? v : ((String) v).getBytes(StandardCharsets.UTF_8);
+        }
+        if (s.type() == Schema.Type.ARRAY && v instanceof String) {
+            try {
+                return ClickHouseCurrentRows.array((String) v, s.valueSchema());
+            } catch (IllegalArgumentException e) {
+                throw new RecordMappingException(describe(record) + ": column '" + c + "' holds Debezium's "
+                        + "placeholder for an unchanged TOAST value, and its current value in " + table.quoted()
+                        + " cannot be read back as the field's " + describe(s) + ": " + e.getMessage() + ". Set "
+                        + "REPLICA IDENTITY FULL on the source table");
             }
         }
         throw new RecordMappingException(describe(record) + ": column '" + c + "' holds Debezium's placeholder for "
-                + "an unchanged TOAST value, and its current value (" + v.getClass().getSimpleName() + ") does not "
-                + "fit the field (" + s.type() + ")");
+                + "an unchanged TOAST value, and the connector cannot read its current value back from "
+                + table.quoted() + " as the field's " + describe(s) + " (text, bytes and arrays of scalars it can). "
+                + "Set REPLICA IDENTITY FULL on the source table");
+    }
+
+    private static String describe(Schema s) {
+        return s.type() + (s.name() == null ? "" : " " + s.name())
+                + (s.type() == Schema.Type.ARRAY ? " of " + describe(s.valueSchema()) : "");
     }
 
     private SinkRecord delete(SinkRecord record, TableId table, ChangeEvent e, Object image) {

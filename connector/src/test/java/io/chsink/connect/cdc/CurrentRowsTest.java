@@ -347,4 +347,93 @@ class CurrentRowsTest {
         assertEquals(900L, value(put(rows, tomb, block)).get("_version"));
         assertTrue(reads.isEmpty(), "the envelope form's delete + tombstone read nothing: " + reads);
     }
+
+    @Test
+    void everyPlaceholderFormDebeziumWritesIsFound() {
+        Placeholders p = new Placeholders(PH);
+        byte[] b = PH.getBytes(StandardCharsets.UTF_8);
+        List<Integer> ints = new ArrayList<>();
+        List<Long> longs = new ArrayList<>();
+        for (byte x : b) {
+            ints.add((int) x);
+            longs.add((long) x);
+        }
+        assertTrue(p.is(ints), "int[]: the placeholder's bytes as integers");
+        assertTrue(p.is(longs), "bigint[]");
+        assertTrue(p.is(List.of(PH)), "text[]");
+        assertTrue(p.is(List.of((Object) b)), "bytea[]");
+        assertTrue(p.is(List.of(java.util.UUID.nameUUIDFromBytes(b).toString())), "uuid[]");
+        assertTrue(p.is(Map.of(PH, PH)), "hstore");
+        assertTrue(p.is("{\"" + PH + "\":\"" + PH + "\"}"), "hstore as JSON");
+        Schema geometry = SchemaBuilder.struct().name("io.debezium.data.geometry.Geometry")
+                .field("wkb", Schema.BYTES_SCHEMA).field("srid", Schema.OPTIONAL_INT32_SCHEMA).build();
+        assertTrue(p.is(new Struct(geometry).put("wkb", Hex.parse("0101000020E6100000000000FC83D797C1000000FC83D797C1"))
+                .put("srid", 4326)), "PostGIS geometry");
+        Schema point = SchemaBuilder.struct().name("io.debezium.data.geometry.Point").field("x", Schema.FLOAT64_SCHEMA)
+                .field("y", Schema.FLOAT64_SCHEMA).field("wkb", Schema.OPTIONAL_BYTES_SCHEMA).build();
+        assertTrue(p.is(new Struct(point).put("x", -99999999.0).put("y", -99999999.0)), "point");
+        assertTrue(!p.is(List.of(1, 2, 3)) && !p.is(List.of("x")) && !p.is(Map.of("a", "b")) && !p.is(List.of())
+                && !p.is(new Struct(point).put("x", 1.0).put("y", 2.0)), "real values are none");
+    }
+
+    @Test
+    void anUnchangedToastArrayIsReadBackFromTheTableOrIsABadRecord() {
+        Schema value = SchemaBuilder.struct().name("srv.public.items.Value").optional()
+                .field("id", Schema.INT32_SCHEMA).field("tags", SchemaBuilder.array(Schema.INT32_SCHEMA).build())
+                .field("attrs", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA).build()).build();
+        Schema source = SchemaBuilder.struct().field("connector", Schema.STRING_SCHEMA)
+                .field("lsn", Schema.INT64_SCHEMA).build();
+        Schema envelope = SchemaBuilder.struct().name("srv.public.items.Envelope").field("before", value)
+                .field("after", value).field("source", source).field("op", Schema.STRING_SCHEMA).build();
+        List<Integer> ints = new ArrayList<>();
+        for (byte x : PH.getBytes(StandardCharsets.UTF_8)) {
+            ints.add((int) x);
+        }
+        Struct after = new Struct(value).put("id", 3).put("tags", ints).put("attrs", Map.of("k", "v"));
+        Struct e = new Struct(envelope).put("after", after).put("op", "u")
+                .put("source", new Struct(source).put("connector", "postgresql").put("lsn", 900L));
+        SinkRecord u = new SinkRecord(DebeziumEvents.TOPIC, 0, KEY, key(3), envelope, e, 5);
+        Map<String, Object> v = new HashMap<>();
+        v.put("tags", "[1,-2,2147483647]"); // ClickHouse's toJSONString of an Array(Int32)
+        table.put(k(3), CurrentRow.fromTable(RowVersion.narrow(800), false, v));
+        DebeziumRows rows = rows("delete");
+        rows.prepare(List.of(u));
+        Struct row = value(rows.toRow(u));
+        assertEquals(List.of(1, -2, Integer.MAX_VALUE), row.get("tags"), "read back as the field's int32 elements");
+
+        // An unchanged hstore (a map) cannot be read back from the table: a bad record, never the placeholder.
+        Struct afterMap = new Struct(value).put("id", 3).put("tags", List.of(7)).put("attrs", Map.of(PH, PH));
+        Struct e2 = new Struct(envelope).put("after", afterMap).put("op", "u")
+                .put("source", new Struct(source).put("connector", "postgresql").put("lsn", 901L));
+        SinkRecord u2 = new SinkRecord(DebeziumEvents.TOPIC, 0, KEY, key(3), envelope, e2, 6);
+        v.put("attrs", "{'k':'v'}");
+        DebeziumRows fresh = rows("delete");
+        fresh.prepare(List.of(u2));
+        RecordMappingException x = assertThrows(RecordMappingException.class, () -> fresh.toRow(u2));
+        assertTrue(x.getMessage().contains("'attrs'") && x.getMessage().contains("MAP")
+                && x.getMessage().contains("REPLICA IDENTITY FULL"), x.getMessage());
+
+        assertEquals(List.of(1L, 2L), ClickHouseCurrentRows.array("[\"1\",\"2\"]", Schema.INT64_SCHEMA),
+                "64-bit integers come as JSON strings");
+        assertEquals(java.util.Arrays.asList("a", null), ClickHouseCurrentRows.array("[\"a\",null]",
+                Schema.OPTIONAL_STRING_SCHEMA));
+        assertThrows(IllegalArgumentException.class, () -> ClickHouseCurrentRows.array("[300]", Schema.INT8_SCHEMA));
+        assertThrows(IllegalArgumentException.class, () -> ClickHouseCurrentRows.array("[1.5]", Schema.INT32_SCHEMA));
+    }
+
+    @Test
+    void withoutSchemasOnlyStringColumnsAreReadBack() {
+        table.put(k(6), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("six", "5")));
+        DebeziumRows rows = rows("delete");
+        SinkRecord u = record(DebeziumEvents.TOPIC, key(6), DebeziumEvents.payloadOnly(postgres("u", "null",
+                "{\"id\":6,\"name\":\"" + PH + "\",\"qty\":7}", "false", 200L)), false, 0);
+        rows.prepare(List.of(u));
+        assertEquals("six", ((Map<?, ?>) rows.toRow(u).value()).get("name"));
+        SinkRecord q = record(DebeziumEvents.TOPIC, key(6), DebeziumEvents.payloadOnly(postgres("u", "null",
+                "{\"id\":6,\"name\":\"x\",\"qty\":\"" + PH + "\"}", "false", 300L)), false, 1);
+        DebeziumRows fresh = rows("delete");
+        fresh.prepare(List.of(q));
+        RecordMappingException x = assertThrows(RecordMappingException.class, () -> fresh.toRow(q));
+        assertTrue(x.getMessage().contains("'qty'") && x.getMessage().contains("Int64"), x.getMessage());
+    }
 }

@@ -62,6 +62,12 @@ public final class OffPathTable {
                 "lower(hex(MD5(%1$s)))");
     }
 
+    /** A large int[] or text[] value: the md5 of its elements joined by commas, on both sides. */
+    static Col md5Array(String n) {
+        return new Col(n + " (md5)", n, "md5(array_to_string(%1$s, ','))",
+                "lower(hex(MD5(arrayStringConcat(arrayMap(x -> toString(x), %1$s), ','))))");
+    }
+
     static Col bool(String n) {
         return new Col(n, "CASE WHEN %1$s THEN 't' ELSE 'f' END", "if(%1$s, 't', 'f')");
     }

@@ -66,13 +66,14 @@ public final class OffPathWorkload {
         this.prefix = prefix;
         this.random = new Random(seed);
         toast = new OffPathTable("a TOAST", prefix + "_toast", "id int PRIMARY KEY, small_n int NOT NULL, small_s text "
-                + "NOT NULL, big_text text NOT NULL, big_bytes bytea NOT NULL, big_json jsonb NOT NULL", false,
-                List.of("id"))
+                + "NOT NULL, big_text text NOT NULL, big_bytes bytea NOT NULL, big_json jsonb NOT NULL, big_ints int[] "
+                + "NOT NULL, big_words text[] NOT NULL", false, List.of("id"))
                 .col(OffPathTable.integer("small_n")).col(OffPathTable.text("small_s"))
                 .col(OffPathTable.md5("big_text", "text")).col(OffPathTable.md5("big_bytes", "bytea"))
-                .col(OffPathTable.md5("big_json", "jsonb"))
+                .col(OffPathTable.md5("big_json", "jsonb")).col(OffPathTable.md5Array("big_ints"))
+                .col(OffPathTable.md5Array("big_words"))
                 .ch("`id` Int32, `small_n` Int32, `small_s` String, `big_text` String, `big_bytes` String, "
-                        + "`big_json` String", "`id`");
+                        + "`big_json` String, `big_ints` Array(Int32), `big_words` Array(String)", "`id`");
         defaults = new OffPathTable("b NULL into DEFAULT", prefix + "_defaults", "id int PRIMARY KEY, price "
                 + "numeric(10,2) DEFAULT 0, status text DEFAULT 'new', qty int DEFAULT 7, seen timestamp(6) DEFAULT "
                 + "'2020-01-01 00:00:00', note text", false, List.of("id"))
@@ -270,13 +271,15 @@ public final class OffPathWorkload {
 
     private void insertToast(Connection c, int id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + toast.name + " (id, small_n, small_s, big_text, "
-                + "big_bytes, big_json) VALUES (?, ?, ?, ?, ?, ?::jsonb)")) {
+                + "big_bytes, big_json, big_ints, big_words) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?)")) {
             ps.setInt(1, id);
             ps.setInt(2, random.nextInt(1_000_000));
             ps.setString(3, word());
             ps.setString(4, bigHex());
             ps.setBytes(5, bigBytes());
             ps.setString(6, bigJson());
+            ps.setArray(7, c.createArrayOf("int4", bigInts()));
+            ps.setArray(8, c.createArrayOf("text", bigWords()));
             ps.executeUpdate();
         }
         keys.get(toast).live.add(id);
@@ -293,12 +296,16 @@ public final class OffPathWorkload {
                     word(), k.any(random));
             count("a: update of the small columns only");
         } else if (dice < 90) {
-            int which = random.nextInt(3);
-            String col = new String[] {"big_text", "big_bytes", "big_json"}[which];
+            int which = random.nextInt(5);
+            String col = new String[] {"big_text", "big_bytes", "big_json", "big_ints", "big_words"}[which];
             try (PreparedStatement ps = c.prepareStatement("UPDATE " + toast.name + " SET " + col + " = ?"
                     + (which == 2 ? "::jsonb" : "") + ", small_n = ? WHERE id = ?")) {
                 if (which == 1) {
                     ps.setBytes(1, bigBytes());
+                } else if (which == 3) {
+                    ps.setArray(1, c.createArrayOf("int4", bigInts()));
+                } else if (which == 4) {
+                    ps.setArray(1, c.createArrayOf("text", bigWords()));
                 } else {
                     ps.setString(1, which == 0 ? bigHex() : bigJson());
                 }
@@ -325,6 +332,24 @@ public final class OffPathWorkload {
         byte[] b = new byte[8192 + random.nextInt(12_289)];
         random.nextBytes(b);
         return b;
+    }
+
+    /** 2,000-5,000 random ints: 8-20 KB that pglz cannot shrink below the TOAST threshold. */
+    private Integer[] bigInts() {
+        Integer[] a = new Integer[2000 + random.nextInt(3001)];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = random.nextInt();
+        }
+        return a;
+    }
+
+    /** 400-1,000 random 16-hex-digit words. */
+    private String[] bigWords() {
+        String[] a = new String[400 + random.nextInt(601)];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = String.format("%016x", random.nextLong());
+        }
+        return a;
     }
 
     private String bigJson() {
