@@ -11,8 +11,10 @@ import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
 import io.chsink.connect.schema.TableSchemaSource;
 import io.chsink.connect.writer.InsertFailure;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -37,6 +39,7 @@ final class TableMappings {
     private final SinkConfig config;
     private final boolean reportMissing;
     private final Consumer<TableId> firstLoadCheck;
+    private final Consumer<Collection<TableId>> beforeFirstLoads;
     private final long recheckMs;
     private final boolean nullsTakeDefaults;
     private final Map<TableId, TableMapping> mappings = new HashMap<>();
@@ -53,12 +56,19 @@ final class TableMappings {
      */
     TableMappings(TableSchemaSource loader, TableRouter router, SinkConfig config, boolean reportMissing,
             Consumer<TableId> firstLoadCheck, long recheckMs, boolean nullsTakeDefaults) {
-        this(loader, router, config, reportMissing, firstLoadCheck, recheckMs, nullsTakeDefaults, new FixedTables());
+        this(loader, router, config, reportMissing, firstLoadCheck, t -> { }, recheckMs, nullsTakeDefaults,
+                new FixedTables());
     }
 
-    /** @param evolution creates missing tables and adds columns (auto.create, auto.evolve), or not */
+    /**
+     * @param beforeFirstLoads gets the tables a batch reads for the first time, before their first-load checks run
+     *     one by one: a check can read what it needs of all of them at once
+     * @param evolution creates missing tables and adds columns (auto.create, auto.evolve), or not
+     */
     TableMappings(TableSchemaSource loader, TableRouter router, SinkConfig config, boolean reportMissing,
-            Consumer<TableId> firstLoadCheck, long recheckMs, boolean nullsTakeDefaults, TableEvolution evolution) {
+            Consumer<TableId> firstLoadCheck, Consumer<Collection<TableId>> beforeFirstLoads, long recheckMs,
+            boolean nullsTakeDefaults, TableEvolution evolution) {
+        this.beforeFirstLoads = beforeFirstLoads;
         this.nullsTakeDefaults = nullsTakeDefaults;
         this.evolution = evolution;
         this.loader = loader;
@@ -76,6 +86,7 @@ final class TableMappings {
      */
     void resolve(Collection<SinkRecord> records, long now) {
         String lastTopic = null;
+        Map<TableId, String> toLoad = null;
         for (SinkRecord r : records) {
             if (r.topic().equals(lastTopic)) {
                 continue;
@@ -83,9 +94,64 @@ final class TableMappings {
             lastTopic = r.topic();
             TableId table = router.tableFor(lastTopic);
             if (!mappings.containsKey(table) && missing.due(table, now)) {
-                load(table, lastTopic, null, now);
-                loadedAt.put(table, now);
+                if (toLoad == null) {
+                    toLoad = new LinkedHashMap<>();
+                }
+                toLoad.putIfAbsent(table, lastTopic);
             }
+        }
+        if (toLoad == null) {
+            return;
+        }
+        // A task of many tables reads them all with one query at its first batch, not one query per table.
+        Map<TableId, TableSchema> read = toLoad.size() > 1 ? read(toLoad) : Map.of();
+        beforeFirstLoads.accept(toLoad.keySet());
+        for (Map.Entry<TableId, String> e : toLoad.entrySet()) {
+            load(e.getKey(), e.getValue(), null, now, read);
+            loadedAt.put(e.getKey(), now);
+        }
+    }
+
+    /**
+     * Reads, in one query, the tables of newly assigned partitions that are not known yet, and installs those that
+     * exist (with their first-load checks): a task of 200 tables starts with one read, not 200 as its first records
+     * of each arrive. Missing tables and a failed read are left to {@link #resolve}, which handles them per table.
+     */
+    void prefetch(Collection<TableId> assigned, long now) {
+        List<TableId> unknown = new ArrayList<>();
+        for (TableId t : assigned) {
+            if (!mappings.containsKey(t) && !unknown.contains(t)) {
+                unknown.add(t);
+            }
+        }
+        if (unknown.size() < 2) {
+            return;
+        }
+        Map<TableId, TableSchema> read;
+        try {
+            read = loader.loadAll(unknown);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not read the columns of {} tables at once: {}", unknown.size(), e.getMessage());
+            return;
+        }
+        List<TableId> found = new ArrayList<>();
+        read.forEach((t, schema) -> {
+            if (schema != null) {
+                found.add(t);
+            }
+        });
+        beforeFirstLoads.accept(found);
+        for (TableId t : found) {
+            install(t, null, read.get(t), null, now);
+        }
+    }
+
+    /** The schemas of the tables in one read; a failure leaves each table to be read (and reported) on its own. */
+    private Map<TableId, TableSchema> read(Map<TableId, String> tables) {
+        try {
+            return loader.loadAll(tables.keySet());
+        } catch (RuntimeException e) {
+            return Map.of();
         }
     }
 
@@ -101,9 +167,42 @@ final class TableMappings {
         if (mapping == null && !missing.due(table, now)) {
             return null;
         }
-        mapping = load(table, topic, mapping, now);
+        Map<TableId, TableSchema> read = mapping == null ? Map.of() : recheckDue(table, now);
+        mapping = load(table, topic, mapping, now, read);
         loadedAt.put(table, now);
         return mapping;
+    }
+
+    /**
+     * A table is due for its re-read: the other known tables that fall due within the next third of
+     * {@code recheckMs} are re-read with it in one query (and their new columns, if any, installed), so that a task
+     * of many tables re-reads them in a few queries per interval, not one per table. Returns what was read.
+     */
+    private Map<TableId, TableSchema> recheckDue(TableId table, long now) {
+        List<TableId> due = new ArrayList<>();
+        due.add(table);
+        for (Map.Entry<TableId, Long> e : loadedAt.entrySet()) {
+            if (!e.getKey().equals(table) && mappings.containsKey(e.getKey())
+                    && now - e.getValue() >= recheckMs - recheckMs / 3) {
+                due.add(e.getKey());
+            }
+        }
+        if (due.size() == 1) {
+            return Map.of();
+        }
+        Map<TableId, TableSchema> read;
+        try {
+            read = loader.loadAll(due);
+        } catch (RuntimeException e) {
+            return Map.of(); // the due table is read on its own, with its own warning
+        }
+        for (TableId t : due) {
+            TableSchema s = read.get(t);
+            if (!t.equals(table) && s != null) {
+                install(t, null, s, mappings.get(t), now);
+            }
+        }
+        return read;
     }
 
     /**
@@ -143,10 +242,11 @@ final class TableMappings {
         }
     }
 
-    private TableMapping load(TableId table, String topic, TableMapping current, long now) {
+    private TableMapping load(TableId table, String topic, TableMapping current, long now,
+            Map<TableId, TableSchema> read) {
         TableSchema schema;
         try {
-            schema = loader.load(table);
+            schema = read.containsKey(table) ? read.get(table) : loader.load(table);
         } catch (RuntimeException e) {
             if (current != null) {
                 LOG.warn("Could not re-read the columns of {}; keeping the known ones: {}", table, e.getMessage());

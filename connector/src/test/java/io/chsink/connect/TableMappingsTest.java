@@ -2,6 +2,7 @@ package io.chsink.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -34,12 +35,27 @@ class TableMappingsTest {
     private RuntimeException unreadable;
     private int reads;
     private final List<TableId> checked = new ArrayList<>();
-    private final TableSchemaSource source = t -> {
-        reads++;
-        if (unreadable != null) {
-            throw unreadable;
+    private int batchReads;
+    private final TableSchemaSource source = new TableSchemaSource() {
+        @Override
+        public TableSchema load(TableId t) {
+            reads++;
+            if (unreadable != null) {
+                throw unreadable;
+            }
+            return tables.get(t);
         }
-        return tables.get(t);
+
+        @Override
+        public Map<TableId, TableSchema> loadAll(java.util.Collection<TableId> ts) {
+            batchReads++;
+            if (unreadable != null) {
+                throw unreadable;
+            }
+            Map<TableId, TableSchema> out = new HashMap<>();
+            ts.forEach(t -> out.put(t, tables.get(t)));
+            return out;
+        }
     };
 
     private TableMappings mappings(boolean reportMissing) {
@@ -47,6 +63,95 @@ class TableMappingsTest {
         p.put("clickhouse.url", "http://localhost:8123");
         SinkConfig config = new SinkConfig(p);
         return new TableMappings(source, new TableRouter(config), config, reportMissing, checked::add, 30_000, false);
+    }
+
+    @Test
+    void assignedTablesAreReadInOneQueryBeforeTheirRecordsAndMissingOnesAreLeftToResolve() {
+        List<TableId> assigned = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            TableId t = new TableId("default", "t" + i);
+            if (i != 3) {
+                tables.put(t, TestTables.schema(t)); // t3 does not exist
+            }
+            assigned.add(t);
+        }
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        SinkConfig config = new SinkConfig(p);
+        List<java.util.Collection<TableId>> told = new ArrayList<>();
+        TableMappings m = new TableMappings(source, new TableRouter(config), config, false, checked::add,
+                ts -> told.add(new ArrayList<>(ts)), 30_000, false, new io.chsink.connect.evolve.FixedTables());
+        m.prefetch(assigned, 0);
+        assertEquals(1, batchReads);
+        assertEquals(19, checked.size(), "the 19 existing tables were installed and checked");
+        assertEquals(19, told.get(0).size());
+        m.resolve(List.of(TestTables.record("t5", 0, 0)), 1);
+        assertEquals(0, reads, "t5 was known already");
+        assertThrows(ConnectException.class, () -> m.resolve(List.of(TestTables.record("t3", 0, 0)), 2),
+                "the missing table fails as before, on its own read");
+        assertEquals(1, reads);
+    }
+
+    @Test
+    void aBatchOfManyTablesReadsThemInOneQueryAndChecksEach() {
+        List<org.apache.kafka.connect.sink.SinkRecord> batch = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            TableId t = new TableId("default", "t" + i);
+            tables.put(t, TestTables.schema(t));
+            batch.add(TestTables.record("t" + i, 0, 0));
+        }
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        p.put("table.name.format", "${topic}");
+        SinkConfig config = new SinkConfig(p);
+        List<java.util.Collection<TableId>> prefetched = new ArrayList<>();
+        TableMappings m = new TableMappings(source, new TableRouter(config), config, false, checked::add,
+                ts -> prefetched.add(new ArrayList<>(ts)), 30_000, false, new io.chsink.connect.evolve.FixedTables());
+        m.resolve(batch, 0);
+        assertEquals(1, batchReads, "one read for the batch's 50 tables");
+        assertEquals(0, reads, "no read per table");
+        assertEquals(50, checked.size(), "each table's first-load check ran");
+        assertEquals(1, prefetched.size());
+        assertEquals(50, prefetched.get(0).size(), "the checks were told of all 50 tables first");
+
+        // Re-reads: the first table due takes with it every table due within the next third of the interval.
+        for (int i = 0; i < 50; i++) {
+            assertNotNull(m.forNewBlock(new TableId("default", "t" + i), "t" + i, 10_000));
+        }
+        assertEquals(1, batchReads, "within the recheck interval: no read");
+        assertNotNull(m.forNewBlock(new TableId("default", "t7"), "t7", 30_000));
+        assertEquals(2, batchReads, "one read for the 50 tables due");
+        for (int i = 0; i < 50; i++) {
+            assertNotNull(m.forNewBlock(new TableId("default", "t" + i), "t" + i, 30_001));
+        }
+        assertEquals(2, batchReads, "the others were re-read with it");
+        assertEquals(0, reads);
+    }
+
+    @Test
+    void aFailedBatchReadLeavesEachTableToItsOwnRead() {
+        TableId other = new TableId("default", "other");
+        tables.put(EVENTS, TestTables.schema(EVENTS));
+        tables.put(other, TestTables.schema(other));
+        Map<String, String> p = new HashMap<>();
+        p.put("clickhouse.url", "http://localhost:8123");
+        SinkConfig config = new SinkConfig(p);
+        TableSchemaSource failingBatch = new TableSchemaSource() {
+            @Override
+            public TableSchema load(TableId t) {
+                return source.load(t);
+            }
+
+            @Override
+            public Map<TableId, TableSchema> loadAll(java.util.Collection<TableId> ts) {
+                throw new IllegalStateException("Code: 62. Syntax error");
+            }
+        };
+        TableMappings m = new TableMappings(failingBatch, new TableRouter(config), config, false, checked::add, 30_000,
+                false);
+        m.resolve(List.of(TestTables.record("events", 0, 0), TestTables.record("other", 0, 0)), 0);
+        assertEquals(2, reads);
+        assertEquals(List.of(EVENTS, other), checked);
     }
 
     @Test
@@ -122,8 +227,8 @@ class TableMappingsTest {
                 return "create";
             }
         };
-        TableMappings m = new TableMappings(source, new TableRouter(config), config, false, checked::add, 30_000,
-                false, creating);
+        TableMappings m = new TableMappings(source, new TableRouter(config), config, false, checked::add, t -> { },
+                30_000, false, creating);
         m.resolve(List.of(TestTables.record("events", 0, 3)), 0); // missing: no failure, nothing created yet
         assertTrue(created.isEmpty());
         assertNull(m.forNewBlock(EVENTS, "events", 5), "no block before the table exists");

@@ -53,9 +53,21 @@ final class SchemaBytesCache {
         };
     }
 
-    /** The schema last seen on this topic (with its bytes), or null. */
+    /** The topic instance {@link #last} was last asked for, and its answer. */
+    private String lastTopic;
+    private Cached lastOfTopic;
+
+    /**
+     * The schema last seen on this topic (with its bytes), or null. Consecutive records of one fetch share their
+     * topic's String instance: it is compared by identity first, so its hash is not computed again per record (a
+     * consumer of many partitions gets a new instance per fetched partition).
+     */
     synchronized Cached last(String topic) {
-        return lastByTopic.get(topic);
+        if (topic != lastTopic) {
+            lastTopic = topic;
+            lastOfTopic = lastByTopic.get(topic);
+        }
+        return lastOfTopic;
     }
 
     /** The cached schema for src[from, to) on this topic, or null. */
@@ -67,7 +79,7 @@ final class SchemaBytesCache {
         int hash = hash(src, from, to);
         for (Cached e = byHash.get(hash); e != null; e = e.next) {
             if (e.hash == hash && e.matches(src, from, to)) {
-                lastByTopic.put(topic, e);
+                remember(topic, e);
                 return e.schema;
             }
         }
@@ -80,7 +92,7 @@ final class SchemaBytesCache {
         Cached head = byHash.get(hash);
         for (Cached e = head; e != null; e = e.next) {
             if (e.matches(src, from, to)) {
-                lastByTopic.put(topic, e);
+                remember(topic, e);
                 return e.schema;
             }
         }
@@ -88,8 +100,14 @@ final class SchemaBytesCache {
         added.next = head;
         entries++;
         byHash.put(hash, added);
-        lastByTopic.put(topic, added);
+        remember(topic, added);
         return schema;
+    }
+
+    private void remember(String topic, Cached c) {
+        lastByTopic.put(topic, c);
+        lastTopic = topic;
+        lastOfTopic = c;
     }
 
     synchronized int size() {

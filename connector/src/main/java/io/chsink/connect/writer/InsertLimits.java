@@ -2,7 +2,9 @@ package io.chsink.connect.writer;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
+import io.chsink.connect.schema.JsonStrings;
 import io.chsink.connect.schema.TableId;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +25,8 @@ public final class InsertLimits implements ToIntFunction<TableId> {
     private static final Logger LOG = LoggerFactory.getLogger(InsertLimits.class);
     private static final String ENGINE_SQL = "SELECT engine, engine_full FROM system.tables "
             + "WHERE database = {db:String} AND name = {tbl:String}";
+    private static final String ENGINES_SQL = "SELECT name, engine, engine_full FROM system.tables "
+            + "WHERE database = {db:String} AND has(JSONExtract({tbls:String}, 'Array(String)'), name)";
     private static final String COLUMNS_SQL = "SELECT name, type FROM system.columns "
             + "WHERE database = {db:String} AND table = {tbl:String} ORDER BY position";
 
@@ -30,6 +34,15 @@ public final class InsertLimits implements ToIntFunction<TableId> {
     public interface EngineSource {
         /** {engine, engine_full} of the table and its column types, or null when the table is missing. */
         Engine read(TableId table);
+
+        /** The engines of several tables, each a key (null: missing); one read where the source can. */
+        default Map<TableId, Engine> readAll(Collection<TableId> tables) {
+            Map<TableId, Engine> out = new HashMap<>();
+            for (TableId t : tables) {
+                out.put(t, read(t));
+            }
+            return out;
+        }
     }
 
     /** What system.tables and system.columns say about a table. */
@@ -49,10 +62,22 @@ public final class InsertLimits implements ToIntFunction<TableId> {
     private final EngineSource source;
     private final int perTable;
     private final Map<TableId, Integer> ordered = new HashMap<>();
+    /** Engines read ahead by {@link #prefetch}, taken by {@link #checkTable}. */
+    private final Map<TableId, Engine> prefetched = new HashMap<>();
 
     /** @param perTable the delivery's inserts per table in flight ({@code Delivery.insertsPerTable()}) */
     public InsertLimits(Client client, int perTable) {
-        this(table -> read(client, table), perTable);
+        this(new EngineSource() {
+            @Override
+            public Engine read(TableId table) {
+                return InsertLimits.read(client, table);
+            }
+
+            @Override
+            public Map<TableId, Engine> readAll(Collection<TableId> tables) {
+                return InsertLimits.readAll(client, tables);
+            }
+        }, perTable);
     }
 
     public InsertLimits(EngineSource source, int perTable) {
@@ -75,7 +100,7 @@ public final class InsertLimits implements ToIntFunction<TableId> {
         }
         Engine e;
         try {
-            e = source.read(table);
+            e = prefetched.containsKey(table) ? prefetched.remove(table) : source.read(table);
         } catch (RuntimeException ex) {
             ordered.put(table, 1);
             LOG.warn("Could not read the engine of table {}: one insert in flight at a time for it, in case its "
@@ -97,6 +122,51 @@ public final class InsertLimits implements ToIntFunction<TableId> {
             LOG.info("Table {} has engine {}: up to {} inserts in flight at a time (the order of inserts does not "
                     + "change what it keeps)", table, engine, perTable);
         }
+    }
+
+    /**
+     * Reads the engines of tables about to be checked in one query (a task of many tables starts with one, not one
+     * per table); a failure leaves each table to be read on its own by {@link #checkTable}.
+     */
+    public void prefetch(Collection<TableId> tables) {
+        if (perTable <= 1 || tables.size() < 2) {
+            return;
+        }
+        try {
+            prefetched.putAll(source.readAll(tables));
+        } catch (RuntimeException e) {
+            LOG.debug("Could not read the engines of {} tables at once: {}", tables.size(), e.getMessage());
+        }
+    }
+
+    private static Map<TableId, Engine> readAll(Client client, Collection<TableId> tables) {
+        Map<String, List<TableId>> byDatabase = new LinkedHashMap<>();
+        for (TableId t : tables) {
+            byDatabase.computeIfAbsent(t.database(), d -> new java.util.ArrayList<>()).add(t);
+        }
+        Map<TableId, Engine> out = new HashMap<>();
+        for (Map.Entry<String, List<TableId>> db : byDatabase.entrySet()) {
+            List<String> names = new java.util.ArrayList<>();
+            db.getValue().forEach(t -> names.add(t.table()));
+            Map<String, Object> p = new HashMap<>();
+            p.put("db", db.getKey());
+            p.put("tbls", JsonStrings.array(names));
+            Map<String, GenericRecord> byName = new HashMap<>();
+            for (GenericRecord r : client.queryAll(ENGINES_SQL, p)) {
+                byName.put(r.getString("name"), r);
+            }
+            for (TableId t : db.getValue()) {
+                GenericRecord r = byName.get(t.table());
+                if (r == null) {
+                    out.put(t, null);
+                } else if (InsertOrder.needsColumns(r.getString("engine"))) {
+                    out.put(t, read(client, t)); // its column types too: rare engines, read on their own
+                } else {
+                    out.put(t, new Engine(r.getString("engine"), r.getString("engine_full"), Map.of()));
+                }
+            }
+        }
+        return out;
     }
 
     private static Engine read(Client client, TableId table) {

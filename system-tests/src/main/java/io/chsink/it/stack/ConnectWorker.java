@@ -33,6 +33,9 @@ public final class ConnectWorker extends ChildJvmService {
      * or missing.
      */
     public static final String DEBEZIUM_PLUGIN_PATH = "chsink.debezium.plugin.path";
+
+    /** System property: one more plugin directory for the worker's plugin.path (the benchmark's official connector). */
+    public static final String EXTRA_PLUGIN_PATH = "chsink.extra.plugin.path";
     public static final String DEBEZIUM_POSTGRES_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
     /** Debezium's MySQL source connector (the debezium-mysql-plugin directory beside the PostgreSQL one). */
     public static final String DEBEZIUM_MYSQL_CLASS = "io.debezium.connector.mysql.MySqlConnector";
@@ -202,6 +205,10 @@ public final class ConnectWorker extends ChildJvmService {
         String debezium = System.getProperty(DEBEZIUM_PLUGIN_PATH);
         if (debezium != null && !debezium.isBlank() && Files.isDirectory(Path.of(debezium))) {
             path += "," + Path.of(debezium).toAbsolutePath(); // plugin.path lists directories, comma-separated
+        }
+        String extra = System.getProperty(EXTRA_PLUGIN_PATH);
+        if (extra != null && !extra.isBlank() && Files.isDirectory(Path.of(extra))) {
+            path += "," + Path.of(extra).toAbsolutePath(); // e.g. the official connector, for side-by-side runs
         }
         return path;
     }

@@ -14,6 +14,7 @@ public final class RowWatcher {
     private final String countSql;
     /** System.nanoTime() of the first look that saw a row, or -1. */
     private long firstRowNanos = -1;
+    private long polls;
 
     /** @param qualifiedTable the table, already quoted */
     public RowWatcher(ClickHouseHttp http, String qualifiedTable) {
@@ -31,7 +32,13 @@ public final class RowWatcher {
         return firstRowNanos;
     }
 
+    /** How many times {@link #count()} asked ClickHouse. */
+    public long polls() {
+        return polls;
+    }
+
     public long count() {
+        polls++;
         return Long.parseLong(http.scalar(countSql).trim());
     }
 

@@ -160,7 +160,7 @@ final class EndToEndPath {
      * The row watcher looks at the table five times a second; the connector's status over REST is asked only every
      * 3 s, so the worker spends its CPU on the connector rather than on answering.
      */
-    private static java.util.function.Supplier<String> everyFewSeconds(java.util.function.Supplier<String> probe) {
+    static java.util.function.Supplier<String> everyFewSeconds(java.util.function.Supplier<String> probe) {
         long[] last = {System.nanoTime()};
         return () -> {
             long now = System.nanoTime();
@@ -242,7 +242,7 @@ final class EndToEndPath {
     }
 
     /** A JFR recording in the worker JVM, started and dumped with jcmd (same JDK as this JVM). */
-    private static final class Jfr {
+    static final class Jfr {
         private final long pid;
         private final String name = "chsink-bench-" + System.nanoTime();
 

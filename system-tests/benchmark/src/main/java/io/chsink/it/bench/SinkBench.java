@@ -39,12 +39,15 @@ public final class SinkBench {
     /** What to run. */
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
-            boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir) {
+            boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
+            Path officialPlugin, int rounds) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
                     + " [--batch N] [--b-formats schema,schemaless,avro] [--b-converters fast,kafka] [--profile] [--memory] [--keep-tables]"
-                    + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]";
+                    + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]"
+                    + " [--tables 1,10,50,200] [--many-rows N] [--official-plugin DIR|none] [--rounds R]"
+                    + " [--worker-jvm-opts -Xmx1g,-XX:...]";
         }
 
         static Options parse(String[] args, Path workDir) {
@@ -64,6 +67,10 @@ public final class SinkBench {
             long rebalanceDelayMs = 300;
             String prefix = "bench";
             Path json = workDir.resolve("bench.json");
+            int[] tables = {1, 10, 50, 200};
+            long manyRows = 1_000_000;
+            Path official = Paths.get("/tmp/official-plugin");
+            int rounds = 1;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--rows" -> {
@@ -85,6 +92,15 @@ public final class SinkBench {
                     case "--rebalance-delay-ms" -> rebalanceDelayMs = Long.parseLong(args[++i]);
                     case "--prefix" -> prefix = args[++i];
                     case "--json" -> json = Paths.get(args[++i]);
+                    case "--tables" -> tables = java.util.Arrays.stream(args[++i].split(",")).map(String::trim)
+                            .mapToInt(Integer::parseInt).toArray();
+                    case "--many-rows" -> manyRows = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
+                    case "--official-plugin" -> {
+                        String v = args[++i];
+                        official = v.equals("none") ? null : Paths.get(v);
+                    }
+                    case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                    case "--worker-jvm-opts" -> i++; // read by main before the stack starts
                     case "" -> { }
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
                 }
@@ -100,12 +116,16 @@ public final class SinkBench {
             if (rows < 20 || sample < 20 || rows > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("need 20 <= --rows <= 2^31-1 and --sample >= 20");
             }
-            if (!paths.matches("[ABCDE]+")) {
-                throw new IllegalArgumentException("--paths takes letters of ABCDE, got " + paths);
+            if (!paths.matches("[ABCDEM]+")) {
+                throw new IllegalArgumentException("--paths takes letters of ABCDEM, got " + paths);
+            }
+            if (official != null && !Files.isDirectory(official)) {
+                official = null; // not built: the many-tables path runs this connector alone
             }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
-                    formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir);
+                    formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
+                    tables, manyRows, official, Math.max(1, rounds));
         }
 
         boolean runs(char path) {
@@ -136,6 +156,11 @@ public final class SinkBench {
         Files.deleteIfExists(gcLog);
         String heap = options.memory() ? "-Xmx512m" : "-Xmx1g";
         String opts = System.getProperty("chsink.worker.jvm.opts", heap);
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--worker-jvm-opts")) {
+                opts = args[i + 1].replace(',', ' '); // commas for spaces: the option travels in bench.args
+            }
+        }
         System.setProperty("chsink.worker.jvm.opts", opts + " -Xlog:gc:file=" + gcLog);
         // The broker's group.initial.rebalance.delay.ms (--rebalance-delay-ms, 300 by default). Kafka's default, 3000,
         // holds a new consumer group's first assignment 3 s per joining member: with two tasks a new connector's first
@@ -144,7 +169,10 @@ public final class SinkBench {
         // 300 ms lets both tasks' consumers join the group's first generation, which is what a connector that has
         // been running for a while looks like.
         System.setProperty("chsink.kafka.initial.rebalance.delay.ms", Long.toString(options.rebalanceDelayMs()));
-        boolean needsKafka = options.runs('B');
+        boolean needsKafka = options.runs('B') || options.runs('M');
+        if (options.runs('M') && options.officialPlugin() != null) {
+            System.setProperty(io.chsink.it.stack.ConnectWorker.EXTRA_PLUGIN_PATH, options.officialPlugin().toString());
+        }
         Path kafkaLog = null;
         if (needsKafka && System.getProperty("chsink.kafka.log.dirs") == null && Files.isDirectory(Path.of("/dev/shm"))) {
             kafkaLog = Files.createTempDirectory(Path.of("/dev/shm"), "chsink-kafka-bench");
@@ -186,7 +214,7 @@ public final class SinkBench {
         double loadAtStart = MachineFacts.loadAverage();
         report.machine.putAll(MachineFacts.describe(server));
         report.expected = expected;
-        if (o.runs('B')) {
+        if (o.runs('B') || o.runs('M')) {
             report.machine.put("brokerGroupInitialRebalanceDelayMs", Long.toString(o.rebalanceDelayMs()));
             String log = System.getProperty("chsink.kafka.log.dirs");
             report.machine.put("kafkaData", log == null ? "the work directory" : log
@@ -236,6 +264,9 @@ public final class SinkBench {
                     runB(EndToEndPath.Format.AVRO, true, workerGcLog); // Avro has one converter: the plugin's
                 }
             }
+        }
+        if (o.runs('M')) {
+            runM();
         }
         report.machine.put("loadAvg1m", String.format(Locale.ROOT, "%.2f at start, %.2f at end", loadAtStart,
                 MachineFacts.loadAverage()));
@@ -376,6 +407,57 @@ public final class SinkBench {
             case AVRO -> "Ba";
         };
         report(id + (fast ? "" : "k"), format, r, table);
+    }
+
+    /**
+     * Path M: for each K of --tables, the dataset produced once and read by each sink (this connector, and the
+     * official one when its plugin is built), alternating which goes first from one K to the next and from one round
+     * to the next; a warm-up of each sink first.
+     */
+    private void runM() throws Exception {
+        List<ManyTablesPath.Sink> sinks = new java.util.ArrayList<>(List.of(ManyTablesPath.Sink.OURS));
+        if (o.officialPlugin() != null) {
+            if (stack.connect().rest().plugins().stream().anyMatch(p -> p.className().equals(ManyTablesPath.OFFICIAL_CLASS))) {
+                sinks.add(ManyTablesPath.Sink.OFFICIAL);
+            } else {
+                System.out.println("M: the worker does not list " + ManyTablesPath.OFFICIAL_CLASS + " from "
+                        + o.officialPlugin() + ": this connector alone");
+            }
+        } else {
+            System.out.println("M: no official connector plugin (build it with ../shared/official-connector/build.sh):"
+                    + " this connector alone");
+        }
+        report.manyRows = o.manyRows();
+        report.manySinks = sinks.stream().map(s -> s.label).toList();
+        if (o.warmup()) {
+            // As many events as a timed run over 10 tables (at most 1,000,000): a shorter warm-up left the JIT
+            // compiling through the first timed run (twice its worker CPU of the same run repeated).
+            long warmRows = Math.min(o.manyRows(), 1_000_000);
+            ManyTablesPath.Dataset w = ManyTablesPath.produce(stack, o.prefix() + "_warm", 10, warmRows, o.seed());
+            for (ManyTablesPath.Sink s : sinks) {
+                ManyTablesPath.run(stack, DB, w, s, o.tasks(), null, false);
+            }
+            ManyTablesPath.deleteTopics(stack, w);
+            System.out.printf("    warm-up: %,d rows through each sink (not timed)%n", warmRows);
+        }
+        int turn = 0;
+        for (int round = 0; round < o.rounds(); round++) {
+            for (int k : o.tables()) {
+                System.out.printf("M: %,d events over %d topics x 2 partitions into %d tables, tasks.max=%d (round %d)...%n",
+                        o.manyRows(), k, k, o.tasks(), round + 1);
+                ManyTablesPath.Dataset d = ManyTablesPath.produce(stack, o.prefix(), k, o.manyRows(), o.seed());
+                List<ManyTablesPath.Sink> order = new java.util.ArrayList<>(sinks);
+                if (turn++ % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (ManyTablesPath.Sink s : order) {
+                    Path jfr = o.profile() && s == ManyTablesPath.Sink.OURS
+                            ? o.workDir().resolve("worker-m" + k + "-r" + (round + 1) + ".jfr") : null;
+                    report.many.add(ManyTablesPath.run(stack, DB, d, s, o.tasks(), jfr, o.keepTables()));
+                }
+                ManyTablesPath.deleteTopics(stack, d);
+            }
+        }
     }
 
     private void warmUpB(EndToEndPath.Format f, boolean fast, String kind, String suffix) throws Exception {

@@ -54,6 +54,10 @@ final class SinkBenchReport {
     final List<Path> paths = new ArrayList<>();
     CheckLine expected;
     double nativeBytesPerRow = Double.NaN;
+    /** Path M's runs, in the order they ran. */
+    final List<ManyTablesPath.Run> many = new ArrayList<>();
+    long manyRows;
+    List<String> manySinks = List.of();
 
     SinkBenchReport(SinkBench.Options options) {
         this.options = options;
@@ -65,7 +69,8 @@ final class SinkBenchReport {
 
     /** Every path's table holds exactly its rows, with the check line of the generator's events. */
     boolean allChecksEqual() {
-        return !paths.isEmpty() && paths.stream().allMatch(p -> p.check != null && p.check.ok());
+        return !(paths.isEmpty() && many.isEmpty()) && paths.stream().allMatch(p -> p.check != null && p.check.ok())
+                && many.stream().allMatch(ManyTablesPath.Run::checksOk);
     }
 
     private Path path(String id) {
@@ -168,6 +173,10 @@ final class SinkBenchReport {
             }
         }
 
+        if (!many.isEmpty()) {
+            printMany(out);
+        }
+
         out.println();
         out.println("Check lines (groups/totalRows/totalCents/checksum of each table)");
         out.println("  expected (generator): " + expected);
@@ -178,8 +187,94 @@ final class SinkBenchReport {
                                 : "MISMATCH, expected " + p.check.expected());
             }
         }
+        for (ManyTablesPath.Run r : many) {
+            out.printf("  M %s, %d tables:%n", r.sink().label, r.tables());
+            for (ManyTablesPath.TableCheck c : r.checks()) {
+                out.printf("    %-40s count()=%,d  %s  %s%n", c.table(), c.count(), c.line(),
+                        c.line().equals(c.expected()) && c.count() == c.expected().totalRows() ? "equal"
+                                : "MISMATCH, expected " + c.expected());
+            }
+        }
         out.println(allChecksEqual() ? "RESULT: OK, every path wrote exactly the generated rows"
                 : "RESULT: MISMATCH, see above");
+    }
+
+    /** Path M: the table of runs per K and sink, then the ratios the targets are stated in. */
+    private void printMany(PrintStream out) {
+        out.println();
+        out.printf("== Many tables (M): %,d events of JSON with schemas over K topics x 2 partitions, topic i -> table i,"
+                + " tasks.max=%d, sinks: %s ==%n", manyRows, options.tasks(), String.join(", ", manySinks));
+        out.printf("%5s %-9s %10s %8s %13s %12s %10s %9s %12s %9s %10s  %s%n", "K", "sink", "rows/s", "s", "worker CPU s",
+                "worker us/row", "CH CPU s", "inserts", "rows/insert", "1st row s", "heap MiB", "check");
+        for (ManyTablesPath.Run r : many) {
+            out.printf("%5d %-9s %,10.0f %8.2f %13.2f %12.2f %10.2f %,9d %,12.0f %9.1f %10.0f  %s%n", r.tables(), r.sink().label,
+                    r.rowsPerSecond(), r.nanos() / 1e9, r.workerCpu().seconds(), r.workerMicrosPerRow(),
+                    r.serverCpu().seconds(), r.inserts(), r.inserts() > 0 ? (double) r.insertedRows() / r.inserts() : Double.NaN,
+                    r.firstRowNanos() / 1e9, r.liveHeapMiBAfter(), r.checksOk() ? "OK (" + r.checks().size() + " tables)" : "MISMATCH");
+        }
+        out.println("  rows/s from the connector's creation to the last row visible; inserts, rows/insert: ClickHouse's"
+                + " InsertQuery and InsertedRows counters over that window;\n  heap MiB: the worker's live heap after"
+                + " the run, its connector deleted (a class histogram's total, after a full collection).");
+        for (Map.Entry<String, Double> e : manyRatios().entrySet()) {
+            out.printf(Locale.ROOT, "  %-58s %.2f%n", e.getKey(), e.getValue());
+        }
+        out.println("  the worker's CPU by thread (/proc), and the queries other than inserts the connector sent:");
+        for (ManyTablesPath.Run r : many) {
+            StringBuilder sb = new StringBuilder();
+            r.workerThreadNanos().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(' ')
+                    .append(String.format(Locale.ROOT, "%.2f s", v / 1e9)));
+            out.printf("    K=%d %s: %s; %,d other queries%n", r.tables(), r.sink().label, sb, r.otherQueries());
+        }
+        for (ManyTablesPath.Run r : many) {
+            if (r.profile() != null) {
+                out.printf("  M %s, %d tables:%n", r.sink().label, r.tables());
+                printProfile(out, r.profile());
+            }
+        }
+    }
+
+    /** Mean rows/s and worker CPU per row of one sink at one K over the rounds; NaN when it did not run. */
+    private double[] mean(ManyTablesPath.Sink sink, int k) {
+        double rate = 0;
+        double cpu = 0;
+        int n = 0;
+        for (ManyTablesPath.Run r : many) {
+            if (r.sink() == sink && r.tables() == k) {
+                rate += r.rowsPerSecond();
+                cpu += r.workerMicrosPerRow();
+                n++;
+            }
+        }
+        return n == 0 ? new double[] {Double.NaN, Double.NaN} : new double[] {rate / n, cpu / n};
+    }
+
+    /**
+     * The ratios issue 19 states its targets in: this connector's rows/s at K tables over its rows/s at the smallest
+     * K (targets 0.85 at 50, 0.7 at 200), its worker CPU per row likewise (at most 1.3 at 200), and its rows/s over
+     * the official connector's at each K (at least 2.5). Means over the rounds.
+     */
+    Map<String, Double> manyRatios() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        java.util.TreeSet<Integer> ks = new java.util.TreeSet<>();
+        many.forEach(r -> ks.add(r.tables()));
+        if (ks.isEmpty()) {
+            return out;
+        }
+        int base = ks.first();
+        double[] b = mean(ManyTablesPath.Sink.OURS, base);
+        for (int k : ks) {
+            double[] m = mean(ManyTablesPath.Sink.OURS, k);
+            if (k != base) {
+                out.put("ours rows/s at " + k + " tables / at " + base, m[0] / b[0]);
+                out.put("ours worker CPU per row at " + k + " tables / at " + base, m[1] / b[1]);
+            }
+            double[] off = mean(ManyTablesPath.Sink.OFFICIAL, k);
+            if (!Double.isNaN(off[0])) {
+                out.put("ours rows/s / official rows/s at " + k + " tables", m[0] / off[0]);
+                out.put("official worker CPU per row / ours at " + k + " tables", off[1] / m[1]);
+            }
+        }
+        return out;
     }
 
     private static void printProfile(PrintStream out, JfrBreakdown j) {
@@ -247,6 +342,45 @@ final class SinkBenchReport {
             ratios.put(r[0] + "/" + r[1], ratio(r[0], r[1]));
         }
         root.put("ratios", ratios);
+        if (!many.isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("events", manyRows);
+            m.put("sinks", manySinks);
+            List<Object> runs = new ArrayList<>();
+            for (ManyTablesPath.Run r : many) {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("tables", r.tables());
+                x.put("sink", r.sink().label);
+                x.put("rows", r.rows());
+                x.put("seconds", r.nanos() / 1e9);
+                x.put("rowsPerSecond", r.rowsPerSecond());
+                x.put("firstRowSeconds", r.firstRowNanos() / 1e9);
+                x.put("workerCpuSeconds", r.workerCpu().seconds());
+                x.put("workerCpuMicrosPerRow", r.workerMicrosPerRow());
+                x.put("clickhouseCpuSeconds", r.serverCpu().seconds());
+                x.put("inserts", r.inserts());
+                x.put("rowsPerInsert", r.inserts() > 0 ? (double) r.insertedRows() / r.inserts() : Double.NaN);
+                x.put("checksOk", r.checksOk());
+                x.put("workerLiveHeapMiBAfter", r.liveHeapMiBAfter());
+                Map<String, Object> byThread = new LinkedHashMap<>();
+                r.workerThreadNanos().forEach((k, v) -> byThread.put(k, v / 1e9));
+                x.put("workerCpuSecondsByThread", byThread);
+                x.put("otherQueries", r.otherQueries());
+                List<Object> checks = new ArrayList<>();
+                for (ManyTablesPath.TableCheck c : r.checks()) {
+                    checks.add(Map.of("table", c.table(), "count", c.count(), "checkLine", c.line().toString(),
+                            "expectedCheckLine", c.expected().toString()));
+                }
+                x.put("tableChecks", checks);
+                if (r.profile() != null) {
+                    x.put("workerProfile", r.profile().json());
+                }
+                runs.add(x);
+            }
+            m.put("runs", runs);
+            m.put("ratios", manyRatios());
+            root.put("manyTables", m);
+        }
         root.put("allChecksEqual", allChecksEqual());
         Json.write(file, root);
     }
