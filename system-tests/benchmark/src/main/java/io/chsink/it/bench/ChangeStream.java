@@ -40,7 +40,7 @@ final class ChangeStream {
      * {@code snapshot}: source.snapshot of a snapshot record, null when streamed; {@code lastCommitLsn}: -1 for none.
      */
     record Change(int table, char op, long id, Row row, boolean toast, long otherKey, String snapshot, long lsn,
-            long lastCommitLsn, long txId, long sourceMicros, long processedMicros) {
+            long lastCommitLsn, long txId, long sourceMicros, long processedNanos) {
     }
 
     /** How many of each kind the stream held. */
@@ -152,15 +152,22 @@ final class ChangeStream {
                 String marker = emitted == 1 ? "first" : emitted == snapshotRows ? "last"
                         : i == 0 ? "first_in_data_collection" : i == n - 1 ? "last_in_data_collection" : "true";
                 out.accept(new Change(t, 'r', r.id(), r, false, -1, marker, SNAPSHOT_LSN, -1, snapshotTx, clock,
-                        clock + 1_000 + rnd.nextInt(3_000)));
+                        (clock + 1_000 + rnd.nextInt(3_000)) * 1000 + rnd.nextInt(1000)));
                 counts.reads++;
             }
         }
-        long lsn = SNAPSHOT_LSN + 0x2000;
+        // WAL positions: a change's LSN is where its record starts; source.sequence is [the end of the previous
+        // transaction's COMMIT record (pgoutput's COMMIT position), the change's LSN]. The first change of a
+        // transaction mostly starts right where the previous COMMIT ended (as Debezium 3.6.1 on PostgreSQL 15 shows:
+        // sequence ["22053376","22053376"]), sometimes after other WAL records.
+        long wal = SNAPSHOT_LSN + 0x98;
         long lastCommit = -1;
-        long tx = snapshotTx + 3;
+        long tx = snapshotTx;
         while (emitted < events) {
-            tx += 1 + rnd.nextInt(3);
+            tx += rnd.nextInt(4) == 0 ? 2 : 1;
+            if (rnd.nextInt(4) == 0) {
+                wal += 8 * (1 + rnd.nextInt(64)); // other WAL in between
+            }
             clock += 200 + rnd.nextInt(2_000);
             long commit = clock;
             int size = 1 + rnd.nextInt(4);
@@ -168,8 +175,9 @@ final class ChangeStream {
             for (int k = 0; k < size && emitted < events; k++) {
                 int t = rnd.nextInt(tables);
                 TableState s = state.get(t);
-                lsn += 56 + rnd.nextInt(400);
-                long processed = commit + 2_000 + rnd.nextInt(30_000);
+                long lsn = wal;
+                wal += 8 * (7 + rnd.nextInt(50)); // this change's WAL record
+                long processed = (commit + 2_000 + rnd.nextInt(30_000)) * 1000 + rnd.nextInt(1000);
                 int dice = rnd.nextInt(100);
                 if (s.size() < 10) {
                     dice = 75;
@@ -214,14 +222,14 @@ final class ChangeStream {
                     out.accept(new Change(t, 't', oldId, null, false, newId, null, lsn, lastCommit, tx, commit,
                             processed));
                     out.accept(new Change(t, 'c', newId, r, false, oldId, null, lsn, lastCommit, tx, commit,
-                            processed + 1));
+                            processed + 700_000 + rnd.nextInt(100_000)));
                     counts.keyChanges++;
                     counts.tombstones++;
                     emitted += 2;
                 }
             }
-            lsn += 48 + rnd.nextInt(64);
-            lastCommit = lsn; // the COMMIT record's LSN: the next transaction's sequence starts with it
+            wal += 8 * (6 + rnd.nextInt(3)); // the COMMIT record
+            lastCommit = wal;
         }
         counts.events = emitted;
     }
