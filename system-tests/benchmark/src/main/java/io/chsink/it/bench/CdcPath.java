@@ -332,12 +332,19 @@ final class CdcPath {
         return sb.toString();
     }
 
+    /** The ReplacingMergeTree of docs/cdc.md, with the version and deleted columns the CDC example names. */
     private String createCdcTable(String name) {
+        Map<String, String> example = ConnectorConfigs.load("clickhouse-sink-cdc.json", Map.of());
+        String version = EventsTable.quote(example.getOrDefault("cdc.version.column", "_version"));
+        deleted = EventsTable.quote(example.getOrDefault("cdc.deleted.column", "_is_deleted"));
         http().exec("DROP TABLE IF EXISTS " + q(name) + " SYNC");
-        http().exec("CREATE TABLE " + q(name) + " (" + columns(false) + "`_version` UInt64, `_is_deleted` UInt8)"
-                + " ENGINE = ReplacingMergeTree(`_version`, `_is_deleted`) ORDER BY `id`");
+        http().exec("CREATE TABLE " + q(name) + " (" + columns(false) + version + " UInt64, " + deleted + " UInt8)"
+                + " ENGINE = ReplacingMergeTree(" + version + ", " + deleted + ") ORDER BY `id`");
         return name;
     }
+
+    /** The deleted column of the CDC tables, quoted. */
+    private String deleted = "`_is_deleted`";
 
     private String createRowTable(String name) {
         http().exec("DROP TABLE IF EXISTS " + q(name) + " SYNC");
@@ -529,7 +536,7 @@ final class CdcPath {
         for (int t = 0; t < targets.size(); t++) {
             String target = q(targets.get(t));
             String[] got = http().scalar("SELECT count(), sum(reinterpretAsUInt64(MD5(" + ChangeStream.ROW_LINE_SQL
-                    + "))) FROM " + target + " FINAL WHERE `_is_deleted` = 0").split("\t");
+                    + "))) FROM " + target + " FINAL WHERE " + deleted + " = 0").split("\t");
             ChangeStream.Fingerprint want = stream.expectedRows(t);
             long gotRows = Long.parseLong(got[0]);
             long gotHash = Long.parseUnsignedLong(got[1]);
@@ -541,7 +548,7 @@ final class CdcPath {
             stream.state.get(t).filled.keySet().forEach(id -> body.append(id).append('\n'));
             http().exec(body.toString());
             String[] toast = http().scalar("SELECT count(), sum(reinterpretAsUInt64(MD5(concat(toString(`id`), '|',"
-                    + " `body`)))) FROM " + target + " FINAL WHERE `_is_deleted` = 0 AND `id` IN (SELECT `id` FROM "
+                    + " `body`)))) FROM " + target + " FINAL WHERE " + deleted + " = 0 AND `id` IN (SELECT `id` FROM "
                     + q(ids) + ")").split("\t");
             http().exec("DROP TABLE " + q(ids) + " SYNC");
             long gotFilled = Long.parseLong(toast[0]);
