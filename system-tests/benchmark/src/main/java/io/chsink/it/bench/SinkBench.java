@@ -26,7 +26,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>B: end to end, Kafka → Connect worker → connector, JSON with schemas and schemaless ({@link EndToEndPath});</li>
  *   <li>C: the ceiling, the dataset pre-encoded in Native blocks inserted with client-v2 ({@link BlocksPath});</li>
  *   <li>D: clickhouse-jdbc, addBatch with executeBatch every 3,000 rows ({@link JdbcPath});</li>
- *   <li>E: clickhouse-jdbc, one executeUpdate per row, on a sample ({@link JdbcPath}).</li>
+ *   <li>E: clickhouse-jdbc, one executeUpdate per row, on a sample ({@link JdbcPath});</li>
+ *   <li>V (not in the default paths): Debezium change events end to end with cdc.mode=debezium, against the same
+ *       records as flat rows with cdc.mode=none ({@link CdcPath}).</li>
  * </ul>
  * It prints a table and writes the same figures as JSON ({@link SinkBenchReport}). Only correctness fails a run
  * (counts, check lines); timings are reported, never asserted.
@@ -40,14 +42,15 @@ public final class SinkBench {
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
-            Path officialPlugin, int rounds) {
+            Path officialPlugin, int rounds, long cdcRows, int cdcTables, String cdcFormats) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
                     + " [--batch N] [--b-formats schema,schemaless,avro] [--b-converters fast,kafka] [--profile] [--memory] [--keep-tables]"
                     + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]"
                     + " [--tables 1,10,50,200] [--many-rows N] [--official-plugin DIR|none] [--rounds R]"
-                    + " [--worker-jvm-opts -Xmx1g,-XX:...]";
+                    + " [--worker-jvm-opts -Xmx1g,-XX:...]"
+                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] (M, V: --paths ...M, ...V)";
         }
 
         static Options parse(String[] args, Path workDir) {
@@ -71,6 +74,9 @@ public final class SinkBench {
             long manyRows = 1_000_000;
             Path official = Paths.get("/tmp/official-plugin");
             int rounds = 1;
+            long cdcRows = 1_000_000;
+            int cdcTables = 4;
+            String cdcFormats = "json,avro";
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--rows" -> {
@@ -101,6 +107,9 @@ public final class SinkBench {
                     }
                     case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                     case "--worker-jvm-opts" -> i++; // read by main before the stack starts
+                    case "--cdc-rows" -> cdcRows = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
+                    case "--cdc-tables" -> cdcTables = Integer.parseInt(args[++i]);
+                    case "--cdc-formats" -> cdcFormats = args[++i];
                     case "" -> { }
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
                 }
@@ -116,16 +125,20 @@ public final class SinkBench {
             if (rows < 20 || sample < 20 || rows > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("need 20 <= --rows <= 2^31-1 and --sample >= 20");
             }
-            if (!paths.matches("[ABCDEM]+")) {
-                throw new IllegalArgumentException("--paths takes letters of ABCDEM, got " + paths);
+            if (!paths.matches("[ABCDEMV]+")) {
+                throw new IllegalArgumentException("--paths takes letters of ABCDEMV, got " + paths);
             }
             if (official != null && !Files.isDirectory(official)) {
                 official = null; // not built: the many-tables path runs this connector alone
             }
+            if (cdcRows < 100 || cdcTables < 1 || !cdcFormats.matches("(json|avro)(,(json|avro))?")) {
+                throw new IllegalArgumentException("need --cdc-rows >= 100, --cdc-tables >= 1 and --cdc-formats of"
+                        + " json,avro");
+            }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
                     formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
-                    tables, manyRows, official, Math.max(1, rounds));
+                    tables, manyRows, official, Math.max(1, rounds), cdcRows, cdcTables, cdcFormats);
         }
 
         boolean runs(char path) {
@@ -145,7 +158,8 @@ public final class SinkBench {
         this.server = server;
         this.o = options;
         this.report = new SinkBenchReport(options);
-        this.expected = EventsTable.expected(options.seed(), options.rows());
+        // Paths M and V have datasets of their own: the events' check line only for the paths that write them.
+        this.expected = options.paths().matches("[MV]+") ? null : EventsTable.expected(options.seed(), options.rows());
     }
 
     public static void main(String[] args) throws Exception {
@@ -169,7 +183,7 @@ public final class SinkBench {
         // 300 ms lets both tasks' consumers join the group's first generation, which is what a connector that has
         // been running for a while looks like.
         System.setProperty("chsink.kafka.initial.rebalance.delay.ms", Long.toString(options.rebalanceDelayMs()));
-        boolean needsKafka = options.runs('B') || options.runs('M');
+        boolean needsKafka = options.runs('B') || options.runs('M') || options.runs('V');
         if (options.runs('M') && options.officialPlugin() != null) {
             System.setProperty(io.chsink.it.stack.ConnectWorker.EXTRA_PLUGIN_PATH, options.officialPlugin().toString());
         }
@@ -221,7 +235,9 @@ public final class SinkBench {
                     + (log.startsWith("/dev/shm") ? " (tmpfs: in RAM, no disk I/O)" : ""));
         }
         System.out.printf("%s; load average (1 min) %.2f%n", report.machine.get("clickhouseData"), loadAtStart);
-        System.out.println("Expected check line (from the generator): " + expected);
+        if (expected != null) {
+            System.out.println("Expected check line (from the generator): " + expected);
+        }
         List<SinkRecord> records = null;
         if (o.runs('A') || o.runs('C')) {
             long t0 = System.nanoTime();
@@ -267,6 +283,9 @@ public final class SinkBench {
         }
         if (o.runs('M')) {
             runM();
+        }
+        if (o.runs('V')) {
+            runV();
         }
         report.machine.put("loadAvg1m", String.format(Locale.ROOT, "%.2f at start, %.2f at end", loadAtStart,
                 MachineFacts.loadAverage()));
@@ -500,6 +519,21 @@ public final class SinkBench {
         }
         p.check = verify(table, o.rows(), expected);
         report.add(p);
+    }
+
+    /** Path V, each format of --cdc-formats: change events with cdc.mode=debezium, then as flat rows ({@link CdcPath}). */
+    private void runV() throws Exception {
+        if (stack == null) {
+            throw new IllegalStateException("path V needs Kafka and Connect: no stack given");
+        }
+        CdcPath v = new CdcPath(stack, DB, o.prefix(), o.cdcTables(), o.cdcRows(), o.seed(), o.tasks(), o.keepTables());
+        for (String f : o.cdcFormats().split(",")) {
+            CdcPath.Format format = CdcPath.Format.valueOf(f.trim().toUpperCase(Locale.ROOT));
+            if (o.warmup()) {
+                v.run(format, Math.max(100, Math.min(o.cdcRows() / 5, 100_000)), o.seed() + 1, false);
+            }
+            v.run(format, o.cdcRows(), o.seed(), true).forEach(report::add);
+        }
     }
 
     /** Wall time and CPU time (this JVM, ClickHouse) of one path. */

@@ -12,8 +12,11 @@ import java.util.Map;
 
 /** The figures of one {@link SinkBench} run: printed as a table, and written as the same figures in JSON. */
 final class SinkBenchReport {
-    /** A path's table after the run: its count and check line against the one wanted. */
-    record Check(String table, long count, CheckLine line, CheckLine expected, boolean ok) {
+    /**
+     * A path's table after the run: its count and check line against the one wanted (a {@link CheckLine} of the
+     * events dataset; path V: its own fingerprint text, see {@link CdcPath}).
+     */
+    record Check(String table, long count, Object line, Object expected, boolean ok) {
     }
 
     /** One path's figures. CPU: {@code client} is the process that did the client-side work. */
@@ -94,10 +97,12 @@ final class SinkBenchReport {
         machine.forEach((k, v) -> out.printf("%-16s %s%n", k + ":", v));
         out.printf("%-16s %s%n", "connector:", ConnectorClasses.source());
         out.println();
-        out.printf("%-4s %-82s %11s %8s %10s %7s %14s %8s %10s  %s%n", "", "path", "rows", "s", "rows/s", "MB/s",
+        // Ids are up to 4 characters (B'k), path V's up to 15 (V-json-debezium).
+        String idColumn = "%-" + Math.max(4, paths.stream().mapToInt(p -> p.id.length()).max().orElse(4)) + "s";
+        out.printf(idColumn + " %-82s %11s %8s %10s %7s %14s %8s %10s  %s%n", "", "path", "rows", "s", "rows/s", "MB/s",
                 "client CPU s", "CH CPU s", "rows/CPU-s", "check");
         for (Path p : paths) {
-            out.printf("%-4s %-82s %,11d %8.2f %,10.0f %7s %14s %8s %,10.0f  %s%n", p.id, p.what, p.rows, p.seconds,
+            out.printf(idColumn + " %-82s %,11d %8.2f %,10.0f %7s %14s %8s %,10.0f  %s%n", p.id, p.what, p.rows, p.seconds,
                     p.rowsPerSecond(), mbPerSecond(p), cpu(p.clientCpu) + " " + shortName(p.client), cpu(p.serverCpu),
                     p.rows / p.cpuSeconds(), p.check == null ? "-" : p.check.ok() ? "OK" : "MISMATCH");
         }
@@ -176,14 +181,19 @@ final class SinkBenchReport {
         if (!many.isEmpty()) {
             printMany(out);
         }
+        printCdc(out);
 
         out.println();
         out.println("Check lines (groups/totalRows/totalCents/checksum of each table)");
-        out.println("  expected (generator): " + expected);
+        if (expected != null) {
+            if (expected != null) {
+            out.println("  expected (generator): " + expected);
+        }
+        }
         for (Path p : paths) {
             if (p.check != null) {
                 out.printf("  %-4s %-24s count()=%,d  %s  %s%n", p.id, p.check.table(), p.check.count(), p.check.line(),
-                        p.check.ok() ? (p.check.expected().equals(expected) ? "equal" : "equal to the generator's for its sample")
+                        p.check.ok() ? (p.check.expected().equals(expected) || p.id.startsWith("V") ? "equal" : "equal to the generator's for its sample")
                                 : "MISMATCH, expected " + p.check.expected());
             }
         }
@@ -277,6 +287,55 @@ final class SinkBenchReport {
         return out;
     }
 
+    /** Path V's formats that ran both modes: "json", "avro". */
+    private List<String> cdcFormats() {
+        List<String> f = new ArrayList<>();
+        for (String id : new String[] {"json", "avro"}) {
+            if (path("V-" + id + "-debezium") != null && path("V-" + id + "-none") != null) {
+                f.add(id);
+            }
+        }
+        return f;
+    }
+
+    private void printCdc(PrintStream out) {
+        boolean any = false;
+        for (Path p : paths) {
+            if (!p.id.startsWith("V")) {
+                continue;
+            }
+            if (!any) {
+                out.println();
+                out.println("V: change events (cdc.mode=debezium, ReplacingMergeTree) against the same records as flat"
+                        + " rows (cdc.mode=none, MergeTree); rows = records (change events + tombstones),");
+                out.println("  each writes one row; clock from connector creation to the last row counted by the"
+                        + " tables' materialized views (rows inserted, whatever merges collapse)");
+                any = true;
+            }
+            out.printf("%s: %s change events + %s tombstones; Kafka key %.0f + value %.0f + headers %.0f bytes/record;"
+                    + " %s blocks (%,.0f rows each), %s rows inserted by the tasks, records without a row %s;"
+                    + " current-row look-ups %s (%s ms)%n", p.id, p.details.get("changeEvents"),
+                    p.details.get("tombstones"), p.details.get("kafkaKeyBytesPerRecord"),
+                    p.details.get("kafkaValueBytesPerRecord"), p.details.get("kafkaHeaderBytesPerRecord"),
+                    p.details.get("blocksInserted"), p.details.get("rowsPerBlock"), p.details.get("rowsInsertedByTasks"),
+                    p.details.get("recordsWithoutRow"), p.details.get("currentRowReads"),
+                    p.details.get("currentRowReadMs"));
+            if (p.details.get("firstRowSeconds") instanceof Double first) {
+                out.printf("  first rows visible %.1f s after the connector's creation; from then on %,.0f rows/s%n",
+                        first, (Double) p.details.get("rowsPerSecondAfterFirstRow"));
+            }
+        }
+        for (String f : cdcFormats()) {
+            Path cdc = path("V-" + f + "-debezium");
+            Path app = path("V-" + f + "-none");
+            out.printf("V, %s: CDC/append rows/s = %.2f (%,.0f / %,.0f); worker CPU s %.2f / %.2f, ClickHouse CPU s"
+                    + " %.2f / %.2f; current-row look-ups counted: %s (%s ms)%n", f, ratio(cdc.id, app.id),
+                    cdc.rowsPerSecond(), app.rowsPerSecond(), cdc.clientCpu.seconds(), app.clientCpu.seconds(),
+                    cdc.serverCpu.seconds(), app.serverCpu.seconds(), cdc.details.get("currentRowReads"),
+                    cdc.details.get("currentRowReadMs"));
+        }
+    }
+
     private static void printProfile(PrintStream out, JfrBreakdown j) {
         out.printf("  worker CPU by component (JFR, %,d execution samples of Java threads; %s):%n", j.samples, j.file);
         j.byComponent.forEach((k, v) -> out.printf("    %-46s %5.1f%%%n", k, 100.0 * v / Math.max(1, j.samples)));
@@ -287,7 +346,7 @@ final class SinkBenchReport {
     }
 
     private String mbPerSecond(Path p) {
-        return Double.isNaN(nativeBytesPerRow) ? "n/a"
+        return Double.isNaN(nativeBytesPerRow) || p.id.startsWith("V") ? "n/a"
                 : String.format(Locale.ROOT, "%.1f", p.rowsPerSecond() * nativeBytesPerRow / 1e6);
     }
 
@@ -318,7 +377,7 @@ final class SinkBenchReport {
             m.put("rows", p.rows);
             m.put("seconds", p.seconds);
             m.put("rowsPerSecond", p.rowsPerSecond());
-            m.put("nativeMBPerSecond", p.rowsPerSecond() * nativeBytesPerRow / 1e6);
+            m.put("nativeMBPerSecond", p.id.startsWith("V") ? Double.NaN : p.rowsPerSecond() * nativeBytesPerRow / 1e6);
             m.put("clientProcess", p.client);
             m.put("clientCpuSeconds", p.clientCpu.seconds());
             m.put("clickhouseCpuSeconds", p.serverCpu.seconds());
@@ -340,6 +399,9 @@ final class SinkBenchReport {
         Map<String, Object> ratios = new LinkedHashMap<>();
         for (String[] r : RATIOS) {
             ratios.put(r[0] + "/" + r[1], ratio(r[0], r[1]));
+        }
+        for (String f : cdcFormats()) {
+            ratios.put("V-" + f + "-debezium/V-" + f + "-none", ratio("V-" + f + "-debezium", "V-" + f + "-none"));
         }
         root.put("ratios", ratios);
         if (!many.isEmpty()) {
@@ -380,6 +442,13 @@ final class SinkBenchReport {
             m.put("runs", runs);
             m.put("ratios", manyRatios());
             root.put("manyTables", m);
+        }
+        if (options.runs('V')) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("events", options.cdcRows());
+            v.put("tables", options.cdcTables());
+            v.put("formats", options.cdcFormats());
+            root.put("cdc", v);
         }
         root.put("allChecksEqual", allChecksEqual());
         Json.write(file, root);
