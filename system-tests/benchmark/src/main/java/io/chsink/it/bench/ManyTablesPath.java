@@ -123,8 +123,8 @@ final class ManyTablesPath {
     }
 
     /** Reads the dataset's topics with {@code sink} into fresh tables; checks and drops the tables afterwards. */
-    static Run run(Stack stack, String db, Dataset d, Sink sink, int tasks, Path jfrFile, boolean keepTables)
-            throws IOException {
+    static Run run(Stack stack, String db, Dataset d, Sink sink, int tasks, Map<String, String> oursProps, Path jfrFile,
+            boolean keepTables) throws IOException {
         ClickHouseHttp http = stack.clickhouse().http();
         for (int i = 0; i < d.tables(); i++) {
             String t = EventsTable.qualified(db, table(d, sink, i));
@@ -133,6 +133,9 @@ final class ManyTablesPath {
         }
         String connector = d.name().replace('_', '-') + "-" + sink.label;
         Map<String, String> config = sink == Sink.OURS ? oursConfig(stack, db, d, tasks) : officialConfig(stack, db, d, tasks);
+        if (sink == Sink.OURS) {
+            config.putAll(oursProps); // --ours-props: settings tried against the example's defaults
+        }
 
         long workerPid = stack.connect().pid();
         ProcessCpu workerCpu = ProcessCpu.ofPid(workerPid);

@@ -42,13 +42,14 @@ public final class SinkBench {
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
-            Path officialPlugin, int rounds, long cdcRows, int cdcTables, String cdcFormats) {
+            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
                     + " [--batch N] [--b-formats schema,schemaless,avro] [--b-converters fast,kafka] [--profile] [--memory] [--keep-tables]"
                     + " [--no-warmup] [--rebalance-delay-ms MS] [--prefix NAME] [--json FILE]"
                     + " [--tables 1,10,50,200] [--many-rows N] [--official-plugin DIR|none] [--rounds R]"
+                    + " [--ours-props key=value,...]"
                     + " [--worker-jvm-opts -Xmx1g,-XX:...]"
                     + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] (M, V: --paths ...M, ...V)";
         }
@@ -74,6 +75,7 @@ public final class SinkBench {
             long manyRows = 1_000_000;
             Path official = Paths.get("/tmp/official-plugin");
             int rounds = 1;
+            Map<String, String> oursProps = new LinkedHashMap<>();
             long cdcRows = 1_000_000;
             int cdcTables = 4;
             String cdcFormats = "json,avro";
@@ -106,6 +108,12 @@ public final class SinkBench {
                         official = v.equals("none") ? null : Paths.get(v);
                     }
                     case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                    case "--ours-props" -> {
+                        for (String kv : args[++i].split(",")) {
+                            int eq = kv.indexOf('=');
+                            oursProps.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                        }
+                    }
                     case "--worker-jvm-opts" -> i++; // read by main before the stack starts
                     case "--cdc-rows" -> cdcRows = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
                     case "--cdc-tables" -> cdcTables = Integer.parseInt(args[++i]);
@@ -138,7 +146,7 @@ public final class SinkBench {
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
                     formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
-                    tables, manyRows, official, Math.max(1, rounds), cdcRows, cdcTables, cdcFormats);
+                    tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats);
         }
 
         boolean runs(char path) {
@@ -448,22 +456,14 @@ public final class SinkBench {
         }
         report.manyRows = o.manyRows();
         report.manySinks = sinks.stream().map(s -> s.label).toList();
-        if (o.warmup()) {
-            // As many events as a timed run over 10 tables (at most 1,000,000): a shorter warm-up left the JIT
-            // compiling through the first timed run (twice its worker CPU of the same run repeated).
-            long warmRows = Math.min(o.manyRows(), 1_000_000);
-            ManyTablesPath.Dataset w = ManyTablesPath.produce(stack, o.prefix() + "_warm", 10, warmRows, o.seed());
-            for (ManyTablesPath.Sink s : sinks) {
-                ManyTablesPath.run(stack, DB, w, s, o.tasks(), null, false);
-            }
-            ManyTablesPath.deleteTopics(stack, w);
-            System.out.printf("    warm-up: %,d rows through each sink (not timed)%n", warmRows);
-        }
         int turn = 0;
         for (int round = 0; round < o.rounds(); round++) {
             for (int k : o.tables()) {
                 System.out.printf("M: %,d events over %d topics x 2 partitions into %d tables, tasks.max=%d (round %d)...%n",
                         o.manyRows(), k, k, o.tasks(), round + 1);
+                if (o.warmup() && round == 0) {
+                    warmUpM(sinks, k);
+                }
                 ManyTablesPath.Dataset d = ManyTablesPath.produce(stack, o.prefix(), k, o.manyRows(), o.seed());
                 List<ManyTablesPath.Sink> order = new java.util.ArrayList<>(sinks);
                 if (turn++ % 2 == 1) {
@@ -472,11 +472,26 @@ public final class SinkBench {
                 for (ManyTablesPath.Sink s : order) {
                     Path jfr = o.profile() && s == ManyTablesPath.Sink.OURS
                             ? o.workDir().resolve("worker-m" + k + "-r" + (round + 1) + ".jfr") : null;
-                    report.many.add(ManyTablesPath.run(stack, DB, d, s, o.tasks(), jfr, o.keepTables()));
+                    report.many.add(ManyTablesPath.run(stack, DB, d, s, o.tasks(), o.oursProps(), jfr, o.keepTables()));
                 }
                 ManyTablesPath.deleteTopics(stack, d);
             }
         }
+    }
+
+    /**
+     * Half as many events over as many tables, through each sink, before the first timed run at K tables: a worker
+     * that has read few partitions still compiles the consumer's and the connectors' many-partition paths (thousands
+     * of JIT compilations and deoptimizations, seconds of CPU) during its first run over 200 tables.
+     */
+    private void warmUpM(List<ManyTablesPath.Sink> sinks, int k) throws Exception {
+        long warmRows = Math.max(k * 100L, o.manyRows() / 2);
+        ManyTablesPath.Dataset w = ManyTablesPath.produce(stack, o.prefix() + "_warm", k, warmRows, o.seed());
+        for (ManyTablesPath.Sink s : sinks) {
+            ManyTablesPath.run(stack, DB, w, s, o.tasks(), o.oursProps(), null, false);
+        }
+        ManyTablesPath.deleteTopics(stack, w);
+        System.out.printf("    warm-up: %,d events over %d tables through each sink (not timed)%n", warmRows, k);
     }
 
     private void warmUpB(EndToEndPath.Format f, boolean fast, String kind, String suffix) throws Exception {
