@@ -116,7 +116,7 @@ public class ClickHouseSinkTask extends SinkTask {
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
         delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf);
-        rows = RowSources.create(config, client, stats::currentRowRead);
+        rows = RowSources.create(config, client, stats::currentRowRead, stats::currentRowCacheHit);
         evolution = Evolutions.create(config, client);
         InsertLimits limits = new InsertLimits(client, delivery.insertsPerTable()); // per table, from its engine
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
@@ -299,7 +299,7 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         if (block.isReplay()) {
             List<TableBlock> dropped = new ArrayList<>(buffer.clear(table));
-            dropped.forEach(rows::blockDone);
+            dropped.forEach(rows::blockDropped);
             rewinds.rewind(dropped, tp -> true, "table " + table + " gained columns while a recorded block was "
                     + "being rebuilt for its old columns");
             if (rewinds.skip(r)) {
@@ -352,7 +352,7 @@ public class ClickHouseSinkTask extends SinkTask {
             backpressure.progressed(System.currentTimeMillis());
             if (c.failure == null) {
                 verified = true;
-                rows.blockDone(c.block);
+                rows.blockInserted(c.block);
                 delivery.verified(c.block);
                 stats.inserted(c.block);
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
@@ -383,7 +383,7 @@ public class ClickHouseSinkTask extends SinkTask {
         tables.forget(failed.table());
         List<TableBlock> dropped = new ArrayList<>(buffer.clear(failed.table()));
         dropped.add(failed);
-        dropped.forEach(rows::blockDone);
+        dropped.forEach(rows::blockDropped);
         rewinds.rewind(dropped, tp -> true, "table " + failed.table() + " changed while a block was on its way ("
                 + reason + ")");
     }
@@ -513,7 +513,7 @@ public class ClickHouseSinkTask extends SinkTask {
         collectCompletions();
         Set<TopicPartition> revoked = new HashSet<>(partitions);
         Collection<TableBlock> dropped = buffer.clear();
-        dropped.forEach(rows::blockDone);
+        dropped.forEach(rows::blockDropped);
         rows.revoked();
         rewinds.revoked(revoked);
         delivery.revoked(revoked);

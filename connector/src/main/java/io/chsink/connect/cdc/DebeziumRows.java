@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  *   <li>truncates ({@code cdc.truncate.behavior=skip}) write no row.
  * </ul>
  * The current row of a key is the latest one this task appended and has not yet seen inserted ({@link PendingRows}),
- * else the table's (one keyed query per table and batch, {@link CurrentRowReader}): all changes of a key come
- * through one partition, so nothing else can be newer.
+ * else the latest one it saw inserted, while it is cached ({@link RecentRows}, cdc.row.cache.bytes), else the
+ * table's (one keyed query per table and batch, {@link CurrentRowReader}): all changes of a key come through one
+ * partition, so nothing else can be newer (RecentRows says when its rows are dropped so that this holds).
  */
 public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private static final Logger LOG = LoggerFactory.getLogger(DebeziumRows.class);
@@ -63,6 +64,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
     private final CurrentRowReader reader;
     private final PendingRows pending = new PendingRows();
+    private final RecentRows recent;
     private final Map<Schema, List<String>> keyNames = new IdentityHashMap<>();
     private final Map<Schema, Field[]> textFields = new IdentityHashMap<>();
     private final Set<TableId> keyChecked = new HashSet<>();
@@ -72,15 +74,23 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
     private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
     private java.util.function.LongConsumer readTimes = ms -> { };
+    private Runnable cacheHits = () -> { };
     private long versionsBack;
+    private long hits;
 
-    public DebeziumRows(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead) {
+    /**
+     * @param currentRowRead told the milliseconds of every read of current rows from a table
+     * @param cacheHit told of every current row found among the recent rows (no read)
+     */
+    public DebeziumRows(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead,
+            Runnable cacheHit) {
         this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(),
                 config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), ChangeVersion.of(config),
                 new TableRouter(config), t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(),
                         config.cdcDeletedColumn(), config.cdcVersionBits()),
-                t -> TableLayout.load(client, t), null, client);
+                t -> TableLayout.load(client, t), null, client, config.cdcRowCacheBytes());
         this.readTimes = currentRowRead;
+        this.cacheHits = cacheHit;
         warnIfNullsBecomeDefaults(config.originalsStrings());
     }
 
@@ -114,12 +124,14 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, TableRouter router,
             Consumer<TableId> tableCheck) {
         this(versionColumn, deletedColumn, failOnTruncate, "delete", "__debezium_unavailable_value",
-                ChangeVersion.DEFAULT, router, tableCheck, t -> null, (t, k, keys, cols) -> new HashMap<>(), null);
+                ChangeVersion.DEFAULT, router, tableCheck, t -> null, (t, k, keys, cols) -> new HashMap<>(), null, 0);
     }
 
+    /** @param cacheBytes the bound of the recent rows (cdc.row.cache.bytes; 0: none) */
     DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, String tombstones,
             String placeholder, ChangeVersion rule, TableRouter router, Consumer<TableId> tableCheck,
-            Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client) {
+            Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client, long cacheBytes) {
+        this.recent = new RecentRows(cacheBytes);
         this.rule = rule;
         this.shapes = new RowShapes(versionColumn, deletedColumn, rule.bits());
         this.versionColumn = versionColumn;
@@ -160,7 +172,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             TableLayout layout = layouts.get(table);
             if (r.value() == null) {
                 if (tombstones.equals("delete") && layout != null) {
-                    need(needs, table, r.key(), layout.keyedBeyond(keyFieldsOrEmpty(r.key())));
+                    need(needs, table, r, layout.keyedBeyond(keyFieldsOrEmpty(r.key())));
                 }
                 continue;
             }
@@ -175,14 +187,14 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             if (e.kind == ChangeEvent.Kind.UPSERT) {
                 List<String> toast = placeholderFields(e);
                 if (!toast.isEmpty()) {
-                    need(needs, table, r.key(), toast);
+                    need(needs, table, r, toast);
                 } else {
                     whole.add(r);
                 }
             } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
                 List<String> beyond = layout.keyedBeyond(keyFieldsOrEmpty(r.key()));
                 if (!beyond.isEmpty()) {
-                    need(needs, table, r.key(), beyond);
+                    need(needs, table, r, beyond);
                 }
                 whole.add(r); // the tombstone after it (same batch, mostly) finds this delete pending
             }
@@ -224,11 +236,14 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
     }
 
-    private void need(Map<TableId, Need> needs, TableId table, Object key, List<String> columns) {
-        RowKey k = RowKey.of(key, null);
+    private void need(Map<TableId, Need> needs, TableId table, SinkRecord r, List<String> columns) {
+        RowKey k = RowKey.of(r.key(), null);
         TableLayout layout = layouts.get(table);
         if (k == null || layout != null && !layout.types.keySet().containsAll(k.columns)) {
             return; // toRow reports why, where the current row is needed
+        }
+        if (recent.find(table, k, r.topic(), partitionOf(r), columns) != null) {
+            return; // cached: rows enter the cache between batches (should it have left, toRow reads the key)
         }
         Need n = needs.computeIfAbsent(table, t -> new Need());
         if (n.keyColumns == null) {
@@ -359,7 +374,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private CurrentRow currentForToast(SinkRecord record, TableId table, List<String> toast) {
         StringBuilder why = new StringBuilder();
         RowKey key = RowKey.of(record.key(), why);
-        CurrentRow current = key == null ? null : current(record, table, key);
+        CurrentRow current = key == null ? null : current(record, table, key, toast);
         if (current == null || current.deleted) {
             throw new RecordMappingException(describe(record) + ": column(s) " + toast + " hold Debezium's "
                     + "placeholder for an unchanged TOAST value ('" + placeholders.text() + "', "
@@ -432,7 +447,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         CurrentRow current = null;
         if (!beyond.isEmpty()) {
             RowKey key = RowKey.of(record.key(), null);
-            current = key == null ? null : current(record, table, key);
+            current = key == null ? null : current(record, table, key, beyond);
         }
         if (image instanceof Struct) {
             Struct img = (Struct) image;
@@ -518,12 +533,12 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     + SinkConfig.TOMBSTONES_BEHAVIOR + "=delete deletes the row its key names, but " + why);
         }
         TableLayout layout = layouts.get(table);
-        CurrentRow current = layout == null ? null : current(record, table, key);
+        List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(key.columns);
+        CurrentRow current = layout == null ? null : current(record, table, key, beyond);
         if (current == null) {
             return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
         }
         RowVersion version = current.deleted ? current.version : current.version.next();
-        List<String> beyond = layout.keyedBeyond(key.columns);
         if (record.key() instanceof Struct) {
             Struct k = (Struct) record.key();
             Keyed keyed = new Keyed(beyond, current, null);
@@ -536,11 +551,20 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return withValue(record, null, row);
     }
 
-    /** The current row of a key: pending in this task, else read from the table for this batch. */
-    private CurrentRow current(SinkRecord record, TableId table, RowKey key) {
+    /**
+     * The current row of a key: pending in this task, else among its recent rows (when that one has the
+     * {@code columns} the change needs), else read from the table for this batch.
+     */
+    private CurrentRow current(SinkRecord record, TableId table, RowKey key, Collection<String> columns) {
         CurrentRow p = pending.find(table, key);
         if (p != null) {
             return p;
+        }
+        CurrentRow c = recent.find(table, key, record.topic(), partitionOf(record), columns);
+        if (c != null) {
+            hits++;
+            cacheHits.run();
+            return c;
         }
         TableLayout layout = layouts.get(table);
         if (layout != null && !layout.types.keySet().containsAll(key.columns)) {
@@ -564,6 +588,9 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         long t0 = System.nanoTime();
         Map<RowKey, CurrentRow> rows = reader.read(table, keyColumns, keys, columns);
         readTimes.accept((System.nanoTime() - t0) / 1_000_000);
+        for (Map.Entry<RowKey, CurrentRow> r : rows.entrySet()) {
+            recent.readFromTable(table, r.getKey(), r.getValue().version);
+        }
         fetched.computeIfAbsent(table, t -> new HashMap<>()).putAll(rows);
         asked.computeIfAbsent(table, t -> new HashSet<>()).addAll(keys);
     }
@@ -632,7 +659,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         } else {
             return;
         }
-        RowVersion before = pending.appended(table, key, version, deleted, v, block);
+        RowVersion before = pending.appended(table, key, version, deleted, v, block, row.topic(), partitionOf(row));
         if (before != null && before.compareTo(version) > 0) {
             versionWentBack(row, table, key, before, version);
         }
@@ -660,14 +687,21 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 SinkConfig.CDC_VERSION_EPOCH, SinkConfig.CDC_VERSION_EPOCH_MAP);
     }
 
+    /** Partitions were revoked: another task may write their keys meanwhile, so no recent row answers for them. */
     @Override
     public void revoked() {
-        pending.forgetRecentDeletes();
+        pending.revoked();
+        recent.clear();
     }
 
     @Override
-    public void blockDone(Object block) {
-        pending.done(block);
+    public void blockInserted(Object block) {
+        pending.inserted(block, recent);
+    }
+
+    @Override
+    public void blockDropped(Object block) {
+        pending.dropped(block);
     }
 
     @Override
@@ -693,6 +727,24 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     int pendingRows() {
         return pending.size();
+    }
+
+    /** How many current rows came from the recent rows. */
+    long cacheHits() {
+        return hits;
+    }
+
+    int recentRows() {
+        return recent.size();
+    }
+
+    long recentBytes() {
+        return recent.bytes();
+    }
+
+    private static int partitionOf(SinkRecord r) {
+        Integer p = r.kafkaPartition();
+        return p == null ? -1 : p;
     }
 
     // ---------------------------------------------------------------- the rest
@@ -764,6 +816,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             layouts.put(table, layout);
         }
         keyChecked.remove(table);
+        // Read first, or again after it changed under a block: its cached rows go (the cache answers as it would).
+        recent.forget(table);
     }
 
     /** Delete rows carry the key only: the table's other columns take their defaults (FINAL hides the row anyway). */

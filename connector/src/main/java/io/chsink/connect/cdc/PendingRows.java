@@ -13,9 +13,9 @@ import org.apache.kafka.connect.data.Struct;
 /**
  * The rows this task appended to blocks it has not yet seen inserted, latest per key: with the target table they
  * are everything the sink knows of a row's current state (all changes of a key come through one partition, so
- * through this task). A row leaves when its block is inserted (the table has it then) or dropped (its record
- * comes again). The rows are held by reference; {@link #heldBytes} estimates what they keep alive, which counts
- * against buffer.max.bytes.
+ * through this task). A row leaves when its block is inserted (the table has it then: it moves on to
+ * {@link RecentRows}) or dropped (its record comes again). The rows are held by reference; {@link #heldBytes}
+ * estimates what they keep alive, which counts against buffer.max.bytes.
  */
 final class PendingRows {
     private static final long ENTRY_BYTES = 96;
@@ -27,14 +27,22 @@ final class PendingRows {
         final boolean deleted;
         final Object row;
         final long bytes;
+        final String topic;
+        final int partition;
+        /** The {@link #generation} it was appended in. */
+        final long generation;
 
-        Entry(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, long bytes) {
+        Entry(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, long bytes, String topic,
+                int partition, long generation) {
             this.table = table;
             this.key = key;
             this.version = version;
             this.deleted = deleted;
             this.row = row;
             this.bytes = bytes;
+            this.topic = topic;
+            this.partition = partition;
+            this.generation = generation;
         }
     }
 
@@ -45,10 +53,17 @@ final class PendingRows {
     private final Map<TableId, java.util.LinkedHashMap<RowKey, Entry>> recentDeletes = new HashMap<>();
     private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
     private long heldBytes;
+    /** Counts revocations: a row appended before one never becomes a recent row (see {@link #revoked}). */
+    private long generation;
 
-    /** Records the row; returns the version of the key's previous pending row, or null. */
-    RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block) {
-        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + sizeOf(row));
+    /**
+     * Records the row, which came through {@code topic} and {@code partition}; returns the version of the key's
+     * previous pending row, or null.
+     */
+    RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block,
+            String topic, int partition) {
+        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + sizeOf(row), topic, partition,
+                generation);
         Entry old = byTable.computeIfAbsent(table, t -> new HashMap<>()).put(key, e);
         if (old != null) {
             heldBytes -= old.bytes; // still listed under its block, but no longer held through the map
@@ -65,7 +80,7 @@ final class PendingRows {
                 protected boolean removeEldestEntry(java.util.Map.Entry<RowKey, PendingRows.Entry> eldest) {
                     return size() > RECENT_DELETES;
                 }
-            }).put(key, new Entry(table, key, version, true, row, 0));
+            }).put(key, new Entry(table, key, version, true, row, 0, topic, partition, generation));
         } else {
             Map<RowKey, Entry> r = recentDeletes.get(table);
             if (r != null) {
@@ -98,16 +113,42 @@ final class PendingRows {
         return r != null && r.containsKey(key);
     }
 
-    /** Forgets the recent deletes (partitions were revoked: their keys' next changes may come elsewhere first). */
-    void forgetRecentDeletes() {
+    /**
+     * Partitions were revoked: their keys' next changes may come elsewhere first. Forgets the recent deletes, and the
+     * rows pending now (of blocks in flight, which may be verified only after the revocation) will not become recent
+     * rows when their blocks are inserted.
+     */
+    void revoked() {
         recentDeletes.clear();
+        generation++;
     }
 
-    /** The block was inserted or dropped: its rows are no longer pending. */
-    void done(Object block) {
-        List<Entry> entries = byBlock.remove(block);
+    /**
+     * The block was inserted (and verified): its rows are no longer pending, and those appended since the last
+     * revocation go to {@code recent} (which keeps the one of each key with the highest version).
+     */
+    void inserted(Object block, RecentRows recent) {
+        List<Entry> entries = done(block);
         if (entries == null) {
             return;
+        }
+        for (Entry e : entries) {
+            if (e.generation == generation) {
+                recent.inserted(e.table, e.key, e.version, e.deleted, e.row, e.bytes, e.topic, e.partition);
+            }
+        }
+    }
+
+    /** The block was dropped: its rows are no longer pending (their records come again). */
+    void dropped(Object block) {
+        done(block);
+    }
+
+    /** Takes the block's rows out of the pending ones; returns them in the order appended, or null. */
+    private List<Entry> done(Object block) {
+        List<Entry> entries = byBlock.remove(block);
+        if (entries == null) {
+            return null;
         }
         for (Entry e : entries) {
             Map<RowKey, Entry> m = byTable.get(e.table);
@@ -118,6 +159,7 @@ final class PendingRows {
                 }
             }
         }
+        return entries;
     }
 
     void clear() {

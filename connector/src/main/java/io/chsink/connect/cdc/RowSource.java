@@ -44,8 +44,12 @@ public interface RowSource {
     default void revoked() {
     }
 
-    /** The block was inserted (and verified) or dropped: the source forgets what it kept of its rows. */
-    default void blockDone(Object block) {
+    /** The block was inserted and verified: the table has its rows now. */
+    default void blockInserted(Object block) {
+    }
+
+    /** The block was dropped (its records come again, or go to the partition's next owner): its rows never landed. */
+    default void blockDropped(Object block) {
     }
 
     /** Bytes the source keeps alive for rows of blocks not yet done (they count against buffer.max.bytes). */

@@ -9,9 +9,14 @@ public final class RowSources {
     private RowSources() {
     }
 
-    /** @param currentRowRead told the milliseconds of every read of current rows (cdc.mode=debezium) */
-    public static RowSource create(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead) {
-        return config.debeziumCdc() ? new DebeziumRows(config, client, currentRowRead) : new AppendedRecords();
+    /**
+     * @param currentRowRead told the milliseconds of every read of current rows from a table (cdc.mode=debezium)
+     * @param cacheHit told of every current row the task's cache of recent rows had (cdc.mode=debezium)
+     */
+    public static RowSource create(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead,
+            Runnable cacheHit) {
+        return config.debeziumCdc() ? new DebeziumRows(config, client, currentRowRead, cacheHit)
+                : new AppendedRecords();
     }
 
     /**

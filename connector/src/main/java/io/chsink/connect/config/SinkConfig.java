@@ -61,6 +61,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_VERSION_BITS = "cdc.version.bits";
     public static final String CDC_VERSION_EPOCH = "cdc.version.epoch";
     public static final String CDC_VERSION_EPOCH_MAP = "cdc.version.epoch.map";
+    public static final String CDC_ROW_CACHE_BYTES = "cdc.row.cache.bytes";
     /** The largest epoch: versions keep 4 bits for it, in either width. */
     public static final int CDC_VERSION_MAX_EPOCH = 15;
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
@@ -172,7 +173,9 @@ public final class SinkConfig extends AbstractConfig {
                             + "recorded block. Must be larger than " + FLUSH_MAX_BYTES
                             + " (validation and start refuse it otherwise: a block is sealed by size only at "
                             + FLUSH_MAX_BYTES + ", so one block would fill the whole bound); the default is 3 x "
-                            + "the default " + FLUSH_MAX_BYTES + ".",
+                            + "the default " + FLUSH_MAX_BYTES + ". cdc.mode=debezium: the rows of blocks not yet "
+                            + "inserted, which the task keeps for the changes after them, count against the bound; "
+                            + "its cache of inserted rows (" + CDC_ROW_CACHE_BYTES + ") comes on top of it.",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
@@ -303,8 +306,9 @@ public final class SinkConfig extends AbstractConfig {
                     "cdc.mode=debezium only: the value Debezium writes for an unchanged TOAST column it did not "
                             + "receive (its unavailable.value.placeholder; for bytes columns its bytes, also in "
                             + "base64 or hex with binary.handling.mode). The connector fills such a column from "
-                            + "the row's current value (in ClickHouse or in a block not yet inserted); a row it "
-                            + "cannot find is a bad record. Set it to the source connector's value.",
+                            + "the row's current value (in a block not yet inserted, in the task's cache of "
+                            + "inserted rows, " + CDC_ROW_CACHE_BYTES + ", or in ClickHouse); a row it cannot find "
+                            + "is a bad record. Set it to the source connector's value.",
                     GROUP_CDC, 8, Width.MEDIUM, "Unavailable value placeholder")
             .define(CDC_VERSION_BITS, Type.INT, 64, new VersionBitsValidator(), Importance.LOW,
                     "cdc.mode=debezium only: the width of the versions the connector writes. 64: a UInt64 version "
@@ -329,7 +333,20 @@ public final class SinkConfig extends AbstractConfig {
                     "cdc.mode=debezium only: the epoch of single topics, comma-separated 'topic:epoch' pairs "
                             + "(epoch 0 to " + CDC_VERSION_MAX_EPOCH + "), e.g. 'srv.app.orders:1'; other topics "
                             + "take " + CDC_VERSION_EPOCH + ". Give every topic routed to one table the same epoch.",
-                    GROUP_CDC, 7, Width.LONG, "Version epoch per topic");
+                    GROUP_CDC, 7, Width.LONG, "Version epoch per topic")
+            .define(CDC_ROW_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, ConfigDef.Range.atLeast(0), Importance.LOW,
+                    "cdc.mode=debezium only: the bound of each task's cache of the rows it wrote and saw inserted "
+                            + "(the latest row of each key, least recently used out first; bytes estimated from the "
+                            + "rows' values as for the pending rows under " + BUFFER_MAX_BYTES + "). An unchanged "
+                            + "TOAST value, a delete or a tombstone whose row is neither in a block not yet inserted "
+                            + "nor here makes the task read the table (one query per table and batch, in put()). "
+                            + "All changes of a key come through one partition, so the cached row is the key's "
+                            + "latest while the task owns it; the cache is emptied when partitions are revoked and "
+                            + "starts empty. It is memory on top of " + BUFFER_MAX_BYTES + ": a task holds up to "
+                            + BUFFER_MAX_BYTES + " plus this. The default holds about 40,000 rows of 800 bytes. 0: "
+                            + "no cache (every such change whose row is not pending reads the table). See "
+                            + "docs/cdc.md.",
+                    GROUP_CDC, 9, Width.SHORT, "Row cache bytes");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -547,6 +564,11 @@ public final class SinkConfig extends AbstractConfig {
     /** cdc.version.epoch: the epoch of topics cdc.version.epoch.map does not name. */
     public int cdcVersionEpoch() {
         return getInt(CDC_VERSION_EPOCH);
+    }
+
+    /** cdc.row.cache.bytes: the bound of a task's cache of the rows it wrote and saw inserted (0: none). */
+    public long cdcRowCacheBytes() {
+        return getLong(CDC_ROW_CACHE_BYTES);
     }
 
     /** cdc.version.epoch.map: topic to epoch. */

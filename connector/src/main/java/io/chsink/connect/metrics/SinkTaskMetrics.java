@@ -41,6 +41,7 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     private final LongAdder retriableExceptions = new LongAdder();
     private final LongAdder currentRowReads = new LongAdder();
     private final LongAdder currentRowReadMs = new LongAdder();
+    private final LongAdder currentRowCacheHits = new LongAdder();
     private volatile long bufferedBytes;
     private volatile long recordsBehind;
     private volatile long failingSinceMs;
@@ -134,6 +135,16 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
         currentRowReadMs.add(ms);
     }
 
+    /** A current row found in the task's cache of recent rows (cdc.mode=debezium): no read of the table. */
+    public void currentRowCacheHit() {
+        currentRowCacheHits.increment();
+    }
+
+    @Override
+    public long getCurrentRowCacheHits() {
+        return currentRowCacheHits.sum();
+    }
+
     @Override
     public long getCurrentRowReads() {
         return currentRowReads.sum();
@@ -203,8 +214,9 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
                 + "max %d ms), retries=%d, tombstones skipped=%d, records without a row=%d, bad records reported=%d, "
                 + "buffered bytes=%d, records behind=%d%s", received.sum(), rows.sum(), blocks.sum(), bytes.sum(),
                 latencyAvgMs(), latencyMaxMs(), retries.sum(), tombstones.sum(), skipped.sum(), dlq.sum(),
-                bufferedBytes, recordsBehind, currentRowReads.sum() == 0 ? "" : ", current-row reads="
-                        + currentRowReads.sum() + " (" + currentRowReadMs.sum() + " ms)");
+                bufferedBytes, recordsBehind, currentRowReads.sum() == 0 && currentRowCacheHits.sum() == 0 ? ""
+                        : ", current-row reads=" + currentRowReads.sum() + " (" + currentRowReadMs.sum() + " ms), "
+                        + "current-row cache hits=" + currentRowCacheHits.sum());
     }
 
     // ---- MBean ----

@@ -28,10 +28,17 @@ public interface SinkTaskMetricsMBean extends TableMetricsMBean {
 
     /**
      * cdc.mode=debezium: reads of current rows from target tables (one per table and batch that had unchanged TOAST
-     * values, deletes of tables keyed beyond the primary key, or tombstones whose rows were not pending).
+     * values, deletes of tables keyed beyond the primary key, or tombstones whose rows were neither pending nor in
+     * the task's cache of recent rows).
      */
     long getCurrentRowReads();
 
     /** The time those reads took, in milliseconds. */
     long getCurrentRowReadMs();
+
+    /**
+     * cdc.mode=debezium: current rows found in the task's cache of the rows it wrote and saw inserted
+     * (cdc.row.cache.bytes), one per change that needed one: each a key no read of the table had to ask for.
+     */
+    long getCurrentRowCacheHits();
 }

@@ -54,6 +54,11 @@ class CurrentRowsTest {
     private final List<Collection<RowKey>> reads = new ArrayList<>();
 
     private DebeziumRows rows(String tombstones) {
+        return rows(tombstones, 0);
+    }
+
+    /** @param cacheBytes cdc.row.cache.bytes */
+    DebeziumRows rows(String tombstones, long cacheBytes) {
         Map<String, String> p = new HashMap<>();
         p.put("clickhouse.url", "http://localhost:8123");
         p.put("topic.to.table.map", DebeziumEvents.TOPIC + ":items");
@@ -68,7 +73,7 @@ class CurrentRowsTest {
             return out;
         };
         DebeziumRows r = new DebeziumRows("_version", "_is_deleted", false, tombstones, PH, ChangeVersion.DEFAULT,
-                new TableRouter(new SinkConfig(p)), t -> { }, t -> LAYOUT, reader, null);
+                new TableRouter(new SinkConfig(p)), t -> { }, t -> LAYOUT, reader, null, cacheBytes);
         r.checkTable(new TableId("default", "items"));
         return r;
     }
@@ -225,9 +230,10 @@ class CurrentRowsTest {
         put(rows, create, block);
         assertEquals(1, rows.pendingRows());
         assertTrue(rows.heldBytes() > 0);
-        rows.blockDone(block);
+        rows.blockInserted(block);
         assertEquals(0, rows.pendingRows());
         assertEquals(0, rows.heldBytes());
+        assertEquals(0, rows.recentRows(), "cdc.row.cache.bytes=0: no cache");
         table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("from table", "5")));
         SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 1);
         rows.prepare(List.of(u));
@@ -264,7 +270,7 @@ class CurrentRowsTest {
         p.put("topic.to.table.map", DebeziumEvents.TOPIC + ":items");
         TableLayout unsorted = new TableLayout(LAYOUT.types, List.of("qty"), List.of("qty"));
         DebeziumRows rows = new DebeziumRows("_version", "_is_deleted", false, "delete", PH, ChangeVersion.DEFAULT,
-                new TableRouter(new SinkConfig(p)), t -> { }, t -> unsorted, (t, a, b, c) -> new HashMap<>(), null);
+                new TableRouter(new SinkConfig(p)), t -> { }, t -> unsorted, (t, a, b, c) -> new HashMap<>(), null, 0);
         rows.checkTable(new TableId("default", "items"));
         SinkRecord c = change("c", "null", item(1, "x", 5L), 100, 1, 0);
         Exception e = assertThrows(org.apache.kafka.connect.errors.ConnectException.class, () -> rows.toRow(c));
@@ -307,7 +313,7 @@ class CurrentRowsTest {
         SinkRecord delete = change("d", "{\"id\":4,\"name\":null,\"qty\":null}", "null", 700, 4, 0);
         rows.prepare(List.of(delete));
         put(rows, delete, block);
-        rows.blockDone(block); // inserted before the tombstone's batch came
+        rows.blockInserted(block); // inserted before the tombstone's batch came
         int before = reads.size(); // the delete itself read its key (qty is a partition column)
         SinkRecord tomb = tombstone(4, 1);
         rows.prepare(List.of(tomb));
@@ -319,7 +325,7 @@ class CurrentRowsTest {
         rows.prepare(List.of(create));
         Object b2 = new Object();
         put(rows, create, b2);
-        rows.blockDone(b2);
+        rows.blockInserted(b2);
         table.put(k(4), CurrentRow.fromTable(RowVersion.narrow(800), false, tableRow("back", "2")));
         SinkRecord tomb2 = tombstone(4, 3);
         rows.prepare(List.of(tomb2));
@@ -337,7 +343,7 @@ class CurrentRowsTest {
                 new TableRouter(new SinkConfig(p)), t -> { }, t -> byId, (t, k, keys, cols) -> {
                     reads.add(new ArrayList<>(keys));
                     return new HashMap<>();
-                }, null);
+                }, null, 0);
         rows.checkTable(new TableId("default", "items"));
         SinkRecord delete = change("d", "{\"id\":5,\"name\":null,\"qty\":null}", "null", 900, 5, 0);
         SinkRecord tomb = tombstone(5, 1);
@@ -435,5 +441,142 @@ class CurrentRowsTest {
         fresh.prepare(List.of(q));
         RecordMappingException x = assertThrows(RecordMappingException.class, () -> fresh.toRow(q));
         assertTrue(x.getMessage().contains("'qty'") && x.getMessage().contains("Int64"), x.getMessage());
+    }
+
+    // ---------------------------------------------------------------- the cache of recent rows
+
+    private static final TableId ITEMS = new TableId("default", "items");
+
+    /** The record as it came through another partition of its topic. */
+    private static SinkRecord viaPartition(SinkRecord r, int partition) {
+        return r.newRecord(r.topic(), partition, r.keySchema(), r.key(), r.valueSchema(), r.value(), r.timestamp());
+    }
+
+    /** Appends the batch to a new block and sees it inserted. */
+    private static void inserted(DebeziumRows rows, SinkRecord... batch) {
+        Object block = new Object();
+        rows.prepare(List.of(batch));
+        for (SinkRecord r : batch) {
+            put(rows, r, block);
+        }
+        rows.blockInserted(block);
+    }
+
+    @Test
+    void anInsertedRowFillsTheNextPlaceholderWithoutARead() {
+        DebeziumRows rows = rows("delete", 1 << 20);
+        inserted(rows, change("c", "null", item(1, "big text", 5L), 100, 1, 0));
+        assertEquals(0, rows.pendingRows());
+        assertEquals(1, rows.recentRows());
+        assertTrue(rows.recentBytes() > 0);
+        // The table stand-in is empty: a read would find no row and make the update a bad record.
+        SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 1);
+        rows.prepare(List.of(u));
+        Struct row = value(put(rows, u, new Object()));
+        assertEquals("big text", row.get("name"));
+        assertEquals(200L, row.get("_version"));
+        assertTrue(reads.isEmpty(), "no read of the table: " + reads);
+        assertEquals(1, rows.cacheHits());
+    }
+
+    @Test
+    void aDeleteTakesItsPartitionColumnFromTheCacheAndADeletedRowAnswersDeleted() {
+        DebeziumRows rows = rows("delete", 1 << 20);
+        inserted(rows, change("c", "null", item(4, "four", 44L), 100, 4, 0));
+        SinkRecord delete = change("d", "{\"id\":4,\"name\":null,\"qty\":null}", "null", 200, 4, 1);
+        rows.prepare(List.of(delete));
+        Object b = new Object();
+        Struct d = value(put(rows, delete, b));
+        assertEquals(44L, d.get("qty"), "qty (a partition column) from the cached create");
+        assertTrue(reads.isEmpty(), "" + reads);
+        rows.blockInserted(b);
+        SinkRecord tomb = tombstone(4, 2);
+        rows.prepare(List.of(tomb));
+        Struct t = value(put(rows, tomb, new Object()));
+        assertEquals(200L, t.get("_version"), "the delete again");
+        assertEquals(44L, t.get("qty"));
+        SinkRecord u = change("u", "null", item(4, PH, 6L), 300, 4, 3);
+        rows.prepare(List.of(u));
+        RecordMappingException x = assertThrows(RecordMappingException.class, () -> rows.toRow(u));
+        assertTrue(x.getMessage().contains("is deleted there"), x.getMessage());
+        assertTrue(reads.isEmpty(), "nothing read: " + reads);
+    }
+
+    @Test
+    void revocationEmptiesTheCacheAndBlocksVerifiedAfterItNeverFillIt() {
+        DebeziumRows rows = rows("delete", 1 << 20);
+        inserted(rows, change("c", "null", item(1, "cached", 5L), 100, 1, 0));
+        Object inFlight = new Object();
+        SinkRecord c2 = change("c", "null", item(2, "in flight", 5L), 110, 2, 1);
+        rows.prepare(List.of(c2));
+        put(rows, c2, inFlight);
+        rows.revoked();
+        assertEquals(0, rows.recentRows());
+        rows.blockInserted(inFlight); // lands after the revocation: the key may have another owner by now
+        assertEquals(0, rows.recentRows());
+        assertEquals(0, rows.pendingRows());
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(150), false, tableRow("from table", "5")));
+        SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 2);
+        rows.prepare(List.of(u));
+        assertEquals("from table", value(put(rows, u, new Object())).get("name"));
+        assertEquals(List.of(List.of(k(1))), reads);
+        assertEquals(0, rows.cacheHits());
+    }
+
+    @Test
+    void aDroppedBlocksRowsNeverEnterTheCache() {
+        DebeziumRows rows = rows("delete", 1 << 20);
+        inserted(rows, change("c", "null", item(1, "landed", 5L), 100, 1, 0));
+        Object dropped = new Object();
+        SinkRecord u1 = change("u", "null", item(1, "never landed", 6L), 200, 1, 1);
+        rows.prepare(List.of(u1));
+        put(rows, u1, dropped);
+        rows.blockDropped(dropped);
+        assertEquals(0, rows.pendingRows());
+        SinkRecord u2 = change("u", "null", item(1, PH, 7L), 300, 1, 2);
+        rows.prepare(List.of(u2));
+        assertEquals("landed", value(put(rows, u2, new Object())).get("name"), "the table's row, as cached");
+        assertTrue(reads.isEmpty(), "" + reads);
+    }
+
+    @Test
+    void theCacheAnswersOnlyForItsPartitionAndForgetsATableReadAgain() {
+        DebeziumRows rows = rows("delete", 1 << 20);
+        inserted(rows, change("c", "null", item(1, "cached", 5L), 100, 1, 0),
+                change("c", "null", item(2, "cached too", 5L), 100, 2, 1));
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(150), false, tableRow("from table", "5")));
+        table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(150), false, tableRow("from table 2", "5")));
+        SinkRecord u = viaPartition(change("u", "null", item(1, PH, 6L), 200, 1, 2), 1);
+        rows.prepare(List.of(u));
+        assertEquals("from table", value(put(rows, u, new Object())).get("name"), "key 1 moved partitions");
+        assertEquals(1, reads.size());
+        rows.checkTable(ITEMS); // its columns read again (it changed under a block)
+        assertEquals(0, rows.recentRows());
+        SinkRecord u2 = change("u", "null", item(2, PH, 6L), 200, 2, 3);
+        rows.prepare(List.of(u2));
+        assertEquals("from table 2", value(put(rows, u2, new Object())).get("name"));
+        assertEquals(2, reads.size());
+        assertEquals(0, rows.cacheHits());
+    }
+
+    @Test
+    void theCacheEvictsByItsBytes() {
+        DebeziumRows probe = rows("delete", 1 << 20);
+        inserted(probe, change("c", "null", item(1, "x", 5L), 100, 1, 0));
+        long oneRow = probe.recentBytes();
+        DebeziumRows rows = rows("delete", oneRow + oneRow / 2); // room for one row of this size, not two
+        inserted(rows, change("c", "null", item(1, "x", 5L), 100, 1, 0),
+                change("c", "null", item(2, "y", 5L), 100, 2, 1));
+        assertEquals(1, rows.recentRows());
+        assertTrue(rows.recentBytes() <= oneRow + oneRow / 2);
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("x from table", "5")));
+        SinkRecord u1 = change("u", "null", item(1, PH, 6L), 200, 1, 2);
+        SinkRecord u2 = change("u", "null", item(2, PH, 6L), 200, 2, 3);
+        rows.prepare(List.of(u1, u2));
+        Object b = new Object();
+        assertEquals("x from table", value(put(rows, u1, b)).get("name"), "key 1 was evicted: read");
+        assertEquals("y", value(put(rows, u2, b)).get("name"), "key 2 cached");
+        assertEquals(List.of(List.of(k(1))), reads);
+        assertEquals(1, rows.cacheHits());
     }
 }

@@ -27,6 +27,10 @@ class SinkConfigTest {
         assertEquals(DeliveryGuarantee.AT_LEAST_ONCE, c.deliveryGuarantee());
         assertFalse(c.tolerateErrors());
         assertTrue(c.insertSettings().isEmpty());
+        assertEquals(32L * 1024 * 1024, c.cdcRowCacheBytes());
+        Map<String, String> off = base();
+        off.put("cdc.row.cache.bytes", "0");
+        assertEquals(0, new SinkConfig(off).cdcRowCacheBytes());
     }
 
     @Test
@@ -123,7 +127,8 @@ class SinkConfigTest {
                 {"cdc.version.epoch", "-1", "Value must be at least 0"},
                 {"cdc.version.epoch.map", "orders:16", "the epoch of topic 'orders' is '16', not an integer from 0 to 15"},
                 {"cdc.version.epoch.map", "orders:one", "the epoch of topic 'orders' is 'one'"},
-                {"cdc.version.epoch.map", "orders", "expected comma-separated 'a:b' pairs"}};
+                {"cdc.version.epoch.map", "orders", "expected comma-separated 'a:b' pairs"},
+                {"cdc.row.cache.bytes", "-1", "Value must be at least 0"}};
         for (String[] b : bad) {
             Map<String, String> p = base();
             p.put(b[0], b[1]);

@@ -58,8 +58,9 @@ import org.apache.kafka.connect.data.Struct;
  * counter table, and the clock stops when the counter reaches the rows the records write: every change event and
  * every tombstone writes one row (a tombstone after its delete writes that delete again: docs/cdc.md, Tombstones).
  * CPU seconds of the worker and of ClickHouse over that window, from /proc. Blocks inserted, rows inserted, records
- * without a row and the current-row look-ups (the tasks' {@code CurrentRowReads} and {@code CurrentRowReadMs},
- * printed in their stop lines) are read from the worker log after the connector is deleted.
+ * without a row, the current-row look-ups (the tasks' {@code CurrentRowReads} and {@code CurrentRowReadMs}) and the
+ * current rows their caches had ({@code CurrentRowCacheHits}), printed in their stop lines, are read from the worker
+ * log after the connector is deleted.
  *
  * <p><b>Checks</b> (a mismatch fails the run): per CDC table, {@code FINAL} without deleted rows holds exactly the
  * generator's final rows (count and the sum of the MD5 prefixes of each row's canonical text), the live rows whose
@@ -86,7 +87,7 @@ final class CdcPath {
         "accounts", "parcels", "refunds"};
     private static final Pattern STOPPED = Pattern.compile("ClickHouse sink task stopped: records received=(\\d+),"
             + " rows inserted=(\\d+) in (\\d+) blocks.*?records without a row=(\\d+)"
-            + "(?:.*?current-row reads=(\\d+) \\((\\d+) ms\\))?");
+            + "(?:.*?current-row reads=(\\d+) \\((\\d+) ms\\)(?:, current-row cache hits=(\\d+))?)?");
 
     private final Stack stack;
     private final String db;
@@ -115,7 +116,7 @@ final class CdcPath {
     /** What one connector run measured. */
     record Measured(String connector, long logMark, long nanos, long firstRowNanos, ProcessCpu.Sample workerCpu,
             ProcessCpu.Sample serverCpu, long recordsReceived, long rowsInserted, long blocks, long withoutRow,
-            long reads, long readMs, int tasksLogged) {
+            long reads, long readMs, long cacheHits, int tasksLogged) {
     }
 
     /**
@@ -241,6 +242,7 @@ final class CdcPath {
         p.details.put("recordsWithoutRow", m.withoutRow());
         p.details.put("currentRowReads", m.reads());
         p.details.put("currentRowReadMs", m.readMs());
+        p.details.put("currentRowCacheHits", m.cacheHits());
         return p;
     }
 
@@ -439,7 +441,7 @@ final class CdcPath {
         long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;
         System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s%n", what,
                 expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(), sUsed.seconds());
-        return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, 0);
+        return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, -1, 0);
     }
 
     /** Deletes the measured connector and completes its figures from its tasks' stop lines. */
@@ -447,7 +449,7 @@ final class CdcPath {
         String connector = m.connector();
         long logMark = m.logMark();
         stack.connect().rest().deleteConnector(connector);
-        long[] sums = new long[6];
+        long[] sums = new long[7];
         int logged = 0;
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (stack.connect().pid() > 0 && System.nanoTime() < deadline) {
@@ -460,7 +462,7 @@ final class CdcPath {
                 for (String line : tail.split("\n")) {
                     Matcher x = STOPPED.matcher(line);
                     if (line.contains("[" + connector + "|task-") && x.find()) {
-                        for (int g = 0; g < 6; g++) {
+                        for (int g = 0; g < sums.length; g++) {
                             sums[g] += x.group(g + 1) == null ? 0 : Long.parseLong(x.group(g + 1));
                         }
                         logged++;
@@ -482,7 +484,7 @@ final class CdcPath {
                     connector);
         }
         return new Measured(connector, logMark, m.nanos(), m.firstRowNanos(), m.workerCpu(), m.serverCpu(), sums[0],
-                sums[1], sums[2], sums[3], sums[4], sums[5], logged);
+                sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], logged);
     }
 
     private long logSize() {

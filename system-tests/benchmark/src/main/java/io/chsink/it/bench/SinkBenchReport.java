@@ -314,12 +314,12 @@ final class SinkBenchReport {
             }
             out.printf("%s: %s change events + %s tombstones; Kafka key %.0f + value %.0f + headers %.0f bytes/record;"
                     + " %s blocks (%,.0f rows each), %s rows inserted by the tasks, records without a row %s;"
-                    + " current-row look-ups %s (%s ms)%n", p.id, p.details.get("changeEvents"),
+                    + " current-row look-ups %s (%s ms), cache hits %s%n", p.id, p.details.get("changeEvents"),
                     p.details.get("tombstones"), p.details.get("kafkaKeyBytesPerRecord"),
                     p.details.get("kafkaValueBytesPerRecord"), p.details.get("kafkaHeaderBytesPerRecord"),
                     p.details.get("blocksInserted"), p.details.get("rowsPerBlock"), p.details.get("rowsInsertedByTasks"),
                     p.details.get("recordsWithoutRow"), p.details.get("currentRowReads"),
-                    p.details.get("currentRowReadMs"));
+                    p.details.get("currentRowReadMs"), p.details.get("currentRowCacheHits"));
             if (p.details.get("firstRowSeconds") instanceof Double first) {
                 out.printf("  first rows visible %.1f s after the connector's creation; from then on %,.0f rows/s%n",
                         first, (Double) p.details.get("rowsPerSecondAfterFirstRow"));
@@ -329,10 +329,10 @@ final class SinkBenchReport {
             Path cdc = path("V-" + f + "-debezium");
             Path app = path("V-" + f + "-none");
             out.printf("V, %s: CDC/append rows/s = %.2f (%,.0f / %,.0f); worker CPU s %.2f / %.2f, ClickHouse CPU s"
-                    + " %.2f / %.2f; current-row look-ups counted: %s (%s ms)%n", f, ratio(cdc.id, app.id),
+                    + " %.2f / %.2f; current-row look-ups counted: %s (%s ms), cache hits %s%n", f, ratio(cdc.id, app.id),
                     cdc.rowsPerSecond(), app.rowsPerSecond(), cdc.clientCpu.seconds(), app.clientCpu.seconds(),
                     cdc.serverCpu.seconds(), app.serverCpu.seconds(), cdc.details.get("currentRowReads"),
-                    cdc.details.get("currentRowReadMs"));
+                    cdc.details.get("currentRowReadMs"), cdc.details.get("currentRowCacheHits"));
         }
     }
 
