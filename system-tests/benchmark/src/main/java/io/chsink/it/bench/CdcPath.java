@@ -426,7 +426,7 @@ final class CdcPath {
         RowWatcher watcher = new RowWatcher(http(), q(counter), "sum(`n`)");
         long[] lastPrint = {start};
         watcher.awaitRows(expectedRows, Duration.ofMinutes(60), Duration.ofMinutes(3),
-                everyFewSeconds(new ConnectorFailure(stack.connect().rest(), connector)),
+                EndToEndPath.everyFewSeconds(new ConnectorFailure(stack.connect().rest(), connector)),
                 (landed, rate) -> {
                     long now = System.nanoTime();
                     if (now - lastPrint[0] >= 10_000_000_000L) {
@@ -493,18 +493,6 @@ final class CdcPath {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
-    }
-
-    private static java.util.function.Supplier<String> everyFewSeconds(java.util.function.Supplier<String> probe) {
-        long[] last = {System.nanoTime()};
-        return () -> {
-            long now = System.nanoTime();
-            if (now - last[0] < 3_000_000_000L) {
-                return null;
-            }
-            last[0] = now;
-            return probe.get();
-        };
     }
 
     // ---------------------------------------------------------------- checks
