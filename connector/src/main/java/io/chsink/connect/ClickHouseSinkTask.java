@@ -95,8 +95,6 @@ public class ClickHouseSinkTask extends SinkTask {
     private boolean commitWanted;
     /** When the task last asked Connect for a commit. */
     private long commitRequestedMs;
-    /** Partitions assigned since the last put(): their tables are read together before its records. */
-    private final Set<TopicPartition> opened = new HashSet<>();
 
     @Override
     public String version() {
@@ -149,12 +147,6 @@ public class ClickHouseSinkTask extends SinkTask {
         batchMs = now;
         if (!records.isEmpty()) {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
-        }
-        if (!opened.isEmpty()) {
-            Set<TableId> assigned = new HashSet<>();
-            opened.forEach(tp -> assigned.add(router.tableFor(tp.topic())));
-            tables.prefetch(assigned, now);
-            opened.clear();
         }
         tables.resolve(records, now);
         rows.prepare(records);
@@ -490,7 +482,7 @@ public class ClickHouseSinkTask extends SinkTask {
 
     @Override
     public void open(Collection<TopicPartition> partitions) {
-        opened.addAll(partitions);
+        tables.assigned(partitions);
         backpressure.opened(partitions);
     }
 

@@ -46,6 +46,8 @@ final class TableMappings {
     private final Map<TableId, Long> loadedAt = new HashMap<>();
     private final MissingTables missing;
     private final TableEvolution evolution;
+    /** The tables of partitions assigned since the last batch: read together before its records. */
+    private final java.util.Set<TableId> assigned = new java.util.LinkedHashSet<>();
 
     /**
      * @param reportMissing whether records for a missing table go to the error reporter (errors.tolerance=all and a
@@ -85,6 +87,10 @@ final class TableMappings {
      * read right now fails the batch (Connect redelivers it) without leaving part of it in the blocks.
      */
     void resolve(Collection<SinkRecord> records, long now) {
+        if (!assigned.isEmpty()) {
+            prefetch(assigned, now);
+            assigned.clear();
+        }
         String lastTopic = null;
         Map<TableId, String> toLoad = null;
         for (SinkRecord r : records) {
@@ -109,6 +115,13 @@ final class TableMappings {
         for (Map.Entry<TableId, String> e : toLoad.entrySet()) {
             load(e.getKey(), e.getValue(), null, now, read);
             loadedAt.put(e.getKey(), now);
+        }
+    }
+
+    /** Partitions were assigned: the next {@link #resolve} reads their tables first, in one query ({@link #prefetch}). */
+    void assigned(Collection<org.apache.kafka.common.TopicPartition> partitions) {
+        for (org.apache.kafka.common.TopicPartition tp : partitions) {
+            assigned.add(router.tableFor(tp.topic()));
         }
     }
 

@@ -66,6 +66,26 @@ class TableMappingsTest {
     }
 
     @Test
+    void partitionsAssignedBeforeABatchHaveTheirTablesReadTogetherFirst() {
+        List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            TableId t = new TableId("default", "t" + i);
+            tables.put(t, TestTables.schema(t));
+            partitions.add(new org.apache.kafka.common.TopicPartition("t" + i, 0));
+            partitions.add(new org.apache.kafka.common.TopicPartition("t" + i, 1));
+        }
+        TableMappings m = mappings(false);
+        m.assigned(partitions);
+        assertEquals(0, batchReads, "nothing read at assignment");
+        m.resolve(List.of(TestTables.record("t4", 1, 0)), 0);
+        assertEquals(1, batchReads, "the 10 tables of the 20 partitions in one read");
+        assertEquals(0, reads);
+        assertEquals(10, checked.size());
+        m.resolve(List.of(TestTables.record("t9", 0, 0)), 1);
+        assertEquals(1, batchReads, "read once");
+    }
+
+    @Test
     void assignedTablesAreReadInOneQueryBeforeTheirRecordsAndMissingOnesAreLeftToResolve() {
         List<TableId> assigned = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
