@@ -42,7 +42,8 @@ class SinkBenchQuickTest {
     }
 
     /**
-     * Path V on 20,000 change events of 2 tables, JSON and Avro: every CDC table read FINAL equals the generator's
+     * Path V on 20,000 change events of 2 tables in JSON (Avro's reading is the AvroConverter tests'; the test run's
+     * time is short): every CDC table read FINAL equals the generator's
      * final state (rows, TOAST-filled bodies, no placeholder written) and every append table holds one row per
      * record. One task, as above (an at-least-once replay after a rebalance would add rows to the append tables).
      */
@@ -53,14 +54,14 @@ class SinkBenchQuickTest {
         Files.createDirectories(work);
         String prefix = "quickv_" + Long.toString(System.currentTimeMillis(), 36);
         SinkBench.Options options = SinkBench.Options.parse(new String[] {"--paths", "V", "--cdc-rows", "20000",
-                "--cdc-tables", "2", "--tasks", "1", "--no-warmup", "--prefix", prefix, "--json",
+                "--cdc-tables", "2", "--cdc-formats", "json", "--tasks", "1", "--no-warmup", "--prefix", prefix, "--json",
                 work.resolve("bench-quick-v.json").toString()}, work);
 
         SinkBenchReport report = new SinkBench(stack.clickhouse(), stack, options).run(null);
         report.print(System.out);
         report.writeJson(options.json());
 
-        assertEquals(List.of("V-json-debezium", "V-json-none", "V-avro-debezium", "V-avro-none"),
+        assertEquals(List.of("V-json-debezium", "V-json-none"),
                 report.paths.stream().map(p -> p.id).toList());
         for (SinkBenchReport.Path p : report.paths) {
             assertTrue(p.check.ok(), p.id + " (" + p.what + "): " + p.check.line() + ", expected " + p.check.expected());
@@ -96,7 +97,7 @@ class SinkBenchQuickTest {
     }
 
     /**
-     * Path M on 20,000 events over 1 and then 3 topics of 2 partitions, each into its own table: every table holds
+     * Path M on 10,000 events over 1 and then 3 topics of 2 partitions, each into its own table: every table holds
      * exactly its topic's events (count and check line against the generator's for that topic), and ClickHouse's own
      * counters saw the inserts. This connector only (the official one is not built in the test run); one task, as
      * above.
@@ -108,7 +109,7 @@ class SinkBenchQuickTest {
         Files.createDirectories(work);
         String prefix = "quickm_" + Long.toString(System.currentTimeMillis(), 36);
         SinkBench.Options options = SinkBench.Options.parse(new String[] {"--paths", "M", "--tables", "1,3",
-                "--many-rows", "20000", "--official-plugin", "none", "--tasks", "1", "--no-warmup", "--prefix", prefix,
+                "--many-rows", "10000", "--official-plugin", "none", "--tasks", "1", "--no-warmup", "--prefix", prefix,
                 "--json", work.resolve("bench-quick-m.json").toString()}, work);
 
         SinkBenchReport report = new SinkBench(stack.clickhouse(), stack, options).run(null);
@@ -123,10 +124,10 @@ class SinkBenchQuickTest {
                 assertEquals(c.expected(), c.line(), c.table());
                 rows += c.count();
             }
-            assertEquals(20_000, rows, r.tables() + " tables: every event once");
+            assertEquals(10_000, rows, r.tables() + " tables: every event once");
             assertTrue(r.checksOk());
             assertTrue(r.inserts() >= r.tables(), "ClickHouse counted at least one insert per table: " + r.inserts());
-            assertEquals(20_000, r.insertedRows(), "ClickHouse counted every row inserted once");
+            assertEquals(10_000, r.insertedRows(), "ClickHouse counted every row inserted once");
         }
         assertTrue(report.allChecksEqual());
         assertTrue(Files.readString(options.json()).contains("\"manyTables\""));
