@@ -17,19 +17,10 @@ import org.junit.jupiter.api.Test;
 class SinkBenchQuickTest {
     @Test
     void everyPathWritesExactlyTheGeneratedRows() throws Exception {
-        Stack stack = Stack.shared();
-        Path work = Path.of(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")), "bench-quick");
-        Files.createDirectories(work);
-        String prefix = "quick_" + Long.toString(System.currentTimeMillis(), 36);
         // One task: the shared test broker rebalances a new consumer group at once (group.initial.rebalance.delay.ms=0),
         // and blocks inserted before a rebalance may come again (at-least-once); one consumer never rebalances.
-        SinkBench.Options options = SinkBench.Options.parse(new String[] {"--rows", "20000", "--sample", "500",
-                "--tasks", "1", "--no-warmup", "--prefix", prefix, "--json", work.resolve("bench-quick.json").toString()},
-                work);
-
-        SinkBenchReport report = new SinkBench(stack.clickhouse(), stack, options).run(null);
-        report.print(System.out);
-        report.writeJson(options.json());
+        Path json = json("bench-quick.json");
+        SinkBenchReport report = run("quick_", json, "--rows", "20000", "--sample", "500", "--tasks", "1");
 
         assertEquals(List.of("C", "A", "D", "E", "B", "B'", "Ba", "Bk", "B'k"), report.paths.stream().map(p -> p.id).toList());
         for (SinkBenchReport.Path p : report.paths) {
@@ -38,7 +29,7 @@ class SinkBenchQuickTest {
         }
         assertEquals(500, report.paths.get(3).rows, "E runs on the sample");
         assertTrue(report.allChecksEqual());
-        assertTrue(Files.readString(options.json()).contains("\"allChecksEqual\": true"));
+        assertTrue(Files.readString(json).contains("\"allChecksEqual\": true"));
     }
 
     /**
@@ -49,17 +40,9 @@ class SinkBenchQuickTest {
      */
     @Test
     void changeEventsConvergeAndFlatRowsLandOnce() throws Exception {
-        Stack stack = Stack.shared();
-        Path work = Path.of(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")), "bench-quick");
-        Files.createDirectories(work);
-        String prefix = "quickv_" + Long.toString(System.currentTimeMillis(), 36);
-        SinkBench.Options options = SinkBench.Options.parse(new String[] {"--paths", "V", "--cdc-rows", "20000",
-                "--cdc-tables", "2", "--cdc-formats", "json", "--tasks", "1", "--no-warmup", "--prefix", prefix, "--json",
-                work.resolve("bench-quick-v.json").toString()}, work);
-
-        SinkBenchReport report = new SinkBench(stack.clickhouse(), stack, options).run(null);
-        report.print(System.out);
-        report.writeJson(options.json());
+        Path json = json("bench-quick-v.json");
+        SinkBenchReport report = run("quickv_", json, "--paths", "V", "--cdc-rows", "20000", "--cdc-tables", "2",
+                "--cdc-formats", "json", "--tasks", "1");
 
         assertEquals(List.of("V-json-debezium", "V-json-none"),
                 report.paths.stream().map(p -> p.id).toList());
@@ -70,7 +53,7 @@ class SinkBenchQuickTest {
                     "the stream has TOAST placeholders");
         }
         assertTrue(report.allChecksEqual());
-        assertTrue(Files.readString(options.json()).contains("\"V-json-debezium/V-json-none\""));
+        assertTrue(Files.readString(json).contains("\"V-json-debezium/V-json-none\""));
     }
 
     /**
@@ -104,17 +87,9 @@ class SinkBenchQuickTest {
      */
     @Test
     void manyTablesEachHoldExactlyTheirTopicsEvents() throws Exception {
-        Stack stack = Stack.shared();
-        Path work = Path.of(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")), "bench-quick");
-        Files.createDirectories(work);
-        String prefix = "quickm_" + Long.toString(System.currentTimeMillis(), 36);
-        SinkBench.Options options = SinkBench.Options.parse(new String[] {"--paths", "M", "--tables", "1,3",
-                "--many-rows", "10000", "--official-plugin", "none", "--tasks", "1", "--no-warmup", "--prefix", prefix,
-                "--json", work.resolve("bench-quick-m.json").toString()}, work);
-
-        SinkBenchReport report = new SinkBench(stack.clickhouse(), stack, options).run(null);
-        report.print(System.out);
-        report.writeJson(options.json());
+        Path json = json("bench-quick-m.json");
+        SinkBenchReport report = run("quickm_", json, "--paths", "M", "--tables", "1,3", "--many-rows", "10000",
+                "--official-plugin", "none", "--tasks", "1");
 
         assertEquals(List.of(1, 3), report.many.stream().map(ManyTablesPath.Run::tables).toList());
         for (ManyTablesPath.Run r : report.many) {
@@ -130,6 +105,25 @@ class SinkBenchQuickTest {
             assertEquals(10_000, r.insertedRows(), "ClickHouse counted every row inserted once");
         }
         assertTrue(report.allChecksEqual());
-        assertTrue(Files.readString(options.json()).contains("\"manyTables\""));
+        assertTrue(Files.readString(json).contains("\"manyTables\""));
+    }
+
+    private static Path json(String name) throws java.io.IOException {
+        Path work = Path.of(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")), "bench-quick");
+        Files.createDirectories(work);
+        return work.resolve(name);
+    }
+
+    /** The stand on the shared stack with {@code args}, no warm-up, tables named from {@code prefix}; printed. */
+    private static SinkBenchReport run(String prefix, Path json, String... args) throws Exception {
+        Stack stack = Stack.shared();
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        all.addAll(List.of("--no-warmup", "--prefix", prefix + Long.toString(System.currentTimeMillis(), 36),
+                "--json", json.toString()));
+        SinkBench.Options options = SinkBench.Options.parse(all.toArray(new String[0]), json.getParent());
+        SinkBenchReport report = new SinkBench(stack.clickhouse(), stack, options).run(null);
+        report.print(System.out);
+        report.writeJson(options.json());
+        return report;
     }
 }
