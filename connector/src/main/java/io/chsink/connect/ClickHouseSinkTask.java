@@ -65,11 +65,6 @@ public class ClickHouseSinkTask extends SinkTask {
     private static final long CLOSE_WAIT_MS = 30_000;
     private static final long COMMIT_WAIT_MS = 30_000;
     private static final int INSERT_CONCURRENCY = 4;
-    /**
-     * Verified inserts ask Connect for an offset commit at most this often: each commit writes every assigned
-     * partition's offset, so one per insert made a task of 200 tables commit 200 partitions 200 times.
-     */
-    private static final long COMMIT_REQUEST_MIN_MS = 1_000;
 
     private SinkConfig config;
     private Client client;
@@ -91,10 +86,6 @@ public class ClickHouseSinkTask extends SinkTask {
     private long batchMs;
     private SinkTaskMetrics stats;
     private RetryBudget retryBudget;
-    /** A verified insert's offsets wait for a commit that has not been asked for yet. */
-    private boolean commitWanted;
-    /** When the task last asked Connect for a commit. */
-    private long commitRequestedMs;
 
     @Override
     public String version() {
@@ -357,12 +348,8 @@ public class ClickHouseSinkTask extends SinkTask {
                 LOG.error(fatal.getMessage());
             }
         }
-        commitWanted |= verified;
-        long now = System.currentTimeMillis();
-        if (commitWanted && now - commitRequestedMs >= COMMIT_REQUEST_MIN_MS) {
+        if (verified) {
             context.requestCommit();
-            commitRequestedMs = now;
-            commitWanted = false;
         }
     }
 
