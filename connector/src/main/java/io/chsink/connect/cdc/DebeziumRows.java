@@ -65,6 +65,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final CurrentRowReader reader;
     private final PendingRows pending = new PendingRows();
     private final RecentRows recent;
+    private final CachedColumns cached;
     private final Map<Schema, List<String>> keyNames = new IdentityHashMap<>();
     private final Map<Schema, Field[]> textFields = new IdentityHashMap<>();
     private final Set<TableId> keyChecked = new HashSet<>();
@@ -132,6 +133,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             String placeholder, ChangeVersion rule, TableRouter router, Consumer<TableId> tableCheck,
             Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client, long cacheBytes) {
         this.recent = new RecentRows(cacheBytes);
+        this.cached = new CachedColumns(layouts::get);
         this.rule = rule;
         this.shapes = new RowShapes(versionColumn, deletedColumn, rule.bits());
         this.versionColumn = versionColumn;
@@ -340,6 +342,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     private SinkRecord upsert(SinkRecord record, TableId table, ChangeEvent e, Object image) {
         List<String> toast = placeholderFields(e);
+        cached.placeholdersIn(table, toast);
         if (image instanceof Struct) {
             Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
             if (!toast.isEmpty()) {
@@ -696,7 +699,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     @Override
     public void blockInserted(Object block) {
-        pending.inserted(block, recent);
+        pending.inserted(block, recent, cached);
     }
 
     @Override
@@ -818,6 +821,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         keyChecked.remove(table);
         // Read first, or again after it changed under a block: its cached rows go (the cache answers as it would).
         recent.forget(table);
+        cached.forget(table);
     }
 
     /** Delete rows carry the key only: the table's other columns take their defaults (FINAL hides the row anyway). */

@@ -127,17 +127,22 @@ final class PendingRows {
      * The block was inserted (and verified): its rows are no longer pending, and those appended since the last
      * revocation go to {@code recent} (which keeps the one of each key with the highest version).
      */
-    void inserted(Object block, RecentRows recent) {
+    void inserted(Object block, RecentRows recent, CachedColumns cached) {
         List<Entry> entries = done(block);
         if (entries == null) {
             return;
         }
         for (Entry e : entries) {
             if (e.generation == generation) {
-                recent.inserted(e.table, e.key, e.version, e.deleted, e.row, e.bytes, e.topic, e.partition);
+                Object kept = cached.keep(e.table, e.key, e.row);
+                recent.inserted(e.table, e.key, e.version, e.deleted, kept, CACHED_ENTRY_BYTES + sizeOf(kept), e.topic,
+                        e.partition);
             }
         }
     }
+
+    /** What a cached row keeps alive besides its values, roughly: its key, the cache's slot, entry and map node. */
+    static final long CACHED_ENTRY_BYTES = 160;
 
     /** The block was dropped: its rows are no longer pending (their records come again). */
     void dropped(Object block) {

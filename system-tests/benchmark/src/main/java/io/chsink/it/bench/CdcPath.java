@@ -11,6 +11,7 @@ import io.chsink.it.stack.Stack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -97,6 +98,7 @@ final class CdcPath {
     private final long seed;
     private final int tasks;
     private final boolean keepTables;
+    private Path profileDir;
 
     CdcPath(Stack stack, String db, String prefix, int tables, long events, long seed, int tasks, boolean keepTables) {
         this.stack = stack;
@@ -413,9 +415,33 @@ final class CdcPath {
         return config;
     }
 
+    /** ClickHouse's global counters of queries, reads, inserts, merges and CPU (for --profile). */
+    private Map<String, Long> serverEvents() {
+        Map<String, Long> m = new java.util.HashMap<>();
+        for (String line : http().query("SELECT event, value FROM system.events WHERE event IN ('Query', 'SelectQuery',"
+                + " 'InsertQuery', 'InsertedRows', 'SelectedRows', 'SelectedBytes', 'SelectedMarks', 'SelectedParts',"
+                + " 'SelectedRanges', 'ReadCompressedBytes', 'CompressedReadBufferBytes', 'Merge', 'MergedRows',"
+                + " 'MergedUncompressedBytes', 'MergeTotalMilliseconds', 'UserTimeMicroseconds', 'SystemTimeMicroseconds',"
+                + " 'OSCPUVirtualTimeMicroseconds', 'QueryTimeMicroseconds', 'SelectQueryTimeMicroseconds',"
+                + " 'InsertQueryTimeMicroseconds') FORMAT TabSeparated").split("\n")) {
+            String[] f = line.split("\t");
+            if (f.length == 2) {
+                m.put(f[0], Long.parseLong(f[1]));
+            }
+        }
+        return m;
+    }
+
+    /** With --profile: each timed run records a JFR file of the worker into {@code dir} and prints its breakdown. */
+    void profileTo(Path dir) {
+        this.profileDir = dir;
+    }
+
     private Measured measure(String connector, Map<String, String> config, String counter, long expectedRows,
             String what) throws IOException {
         long workerPid = stack.connect().pid();
+        EndToEndPath.Jfr jfr = profileDir != null && workerPid > 0 ? EndToEndPath.Jfr.start(workerPid) : null;
+        Map<String, Long> events0 = profileDir != null ? serverEvents() : null;
         ProcessCpu workerCpu = ProcessCpu.ofPid(workerPid);
         ProcessCpu serverCpu = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
         long logMark = logSize();
@@ -436,6 +462,22 @@ final class CdcPath {
                     }
                 });
         long nanos = System.nanoTime() - start;
+        if (jfr != null) {
+            Path file = profileDir.resolve("worker-v-" + connector + ".jfr");
+            jfr.dump(file);
+            JfrBreakdown b = JfrBreakdown.of(file);
+            System.out.printf("    %s profile (%s): %s%n", what, file, b.json());
+        }
+        if (events0 != null) {
+            Map<String, Long> d = new java.util.TreeMap<>();
+            serverEvents().forEach((k, v) -> {
+                long x = v - events0.getOrDefault(k, 0L);
+                if (x != 0) {
+                    d.put(k, x);
+                }
+            });
+            System.out.printf("    %s ClickHouse system.events during the run: %s%n", what, d);
+        }
         ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
         ProcessCpu.Sample sUsed = serverCpu.sample().minus(s0);
         long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;

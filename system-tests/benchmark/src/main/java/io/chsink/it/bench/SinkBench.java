@@ -542,6 +542,9 @@ public final class SinkBench {
             throw new IllegalStateException("path V needs Kafka and Connect: no stack given");
         }
         CdcPath v = new CdcPath(stack, DB, o.prefix(), o.cdcTables(), o.cdcRows(), o.seed(), o.tasks(), o.keepTables());
+        if (o.profile()) {
+            v.profileTo(o.workDir());
+        }
         for (String f : o.cdcFormats().split(",")) {
             CdcPath.Format format = CdcPath.Format.valueOf(f.trim().toUpperCase(Locale.ROOT));
             if (o.warmup()) {

@@ -1,0 +1,115 @@
+package io.chsink.connect.cdc;
+
+import io.chsink.connect.mapping.StructValues;
+import io.chsink.connect.schema.TableId;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * The part of an inserted row that the task's cache of recent rows ({@link RecentRows}) keeps. Nothing but two kinds of
+ * column is ever asked of a cached row: a TOAST fill asks for the columns holding Debezium's placeholder, a delete or
+ * a tombstone for the sorting- and partition-key columns beyond the key. So the cache keeps those keyed columns, and
+ * of the others: until the table's first placeholder, every column that can hold one (text, bytes, arrays, maps and
+ * structs; never numbers, booleans or temporals, which PostgreSQL does not TOAST); from then on, only the columns that
+ * have held one. The cache then holds several times the rows within {@code cdc.row.cache.bytes}. A column not kept
+ * (its first placeholder came after the row was cached) makes the cached row answer "unknown", and the table is read,
+ * as without a cache.
+ *
+ * <p>A Struct row becomes a Struct of the kept fields with their own schemas (a delete row takes a keyed column's type
+ * from it); a map row becomes a map of the kept entries.
+ */
+final class CachedColumns {
+    private final Function<TableId, TableLayout> layouts;
+    private final Map<TableId, Set<String>> placeholders = new HashMap<>();
+    private final Map<TableId, Map<Schema, Schema>> schemas = new HashMap<>();
+
+    /** @param layouts the target table's layout (its keyed columns), or null while unknown */
+    CachedColumns(Function<TableId, TableLayout> layouts) {
+        this.layouts = layouts;
+    }
+
+    /** Columns of the table that held the placeholder in a change: kept from now on. */
+    void placeholdersIn(TableId table, Collection<String> columns) {
+        if (columns.isEmpty()) {
+            return;
+        }
+        Set<String> kept = placeholders.computeIfAbsent(table, t -> new LinkedHashSet<>());
+        if (kept.addAll(columns)) {
+            schemas.remove(table); // the compact schemas lack the new column
+        }
+    }
+
+    /** The part of {@code row} (a Struct or a map, as the row source made it) that the cache keeps. */
+    Object keep(TableId table, RowKey key, Object row) {
+        Set<String> learned = placeholders.get(table);
+        TableLayout layout = layouts.apply(table);
+        List<String> keyed = layout == null ? List.of() : layout.keyedBeyond(key.columns);
+        if (row instanceof Struct) {
+            Struct s = (Struct) row;
+            Schema compact = schemas.computeIfAbsent(table, t -> new IdentityHashMap<>())
+                    .computeIfAbsent(s.schema(), full -> compactSchema(full, learned, keyed));
+            Struct out = new Struct(compact);
+            for (Field f : compact.fields()) {
+                out.put(f, StructValues.get(s, f.name()));
+            }
+            return out;
+        }
+        if (row instanceof Map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) row).entrySet()) {
+                Object c = e.getKey();
+                Object v = e.getValue();
+                if (keyed.contains(c) || (learned != null ? learned.contains(c) : v == null || canHoldPlaceholder(v))) {
+                    out.put((String) c, v);
+                }
+            }
+            return out;
+        }
+        return row;
+    }
+
+    private static Schema compactSchema(Schema full, Set<String> learned, List<String> keyed) {
+        SchemaBuilder b = SchemaBuilder.struct().optional();
+        for (Field f : full.fields()) {
+            String c = f.name();
+            if (keyed.contains(c) || (learned != null ? learned.contains(c) : canHoldPlaceholder(f.schema()))) {
+                b.field(c, f.schema());
+            }
+        }
+        return b.build();
+    }
+
+    /** Text, bytes (decimals too: numeric is TOASTable), arrays, maps (hstore) and structs (geometry). */
+    private static boolean canHoldPlaceholder(Schema s) {
+        switch (s.type()) {
+            case STRING:
+            case BYTES:
+            case ARRAY:
+            case MAP:
+            case STRUCT:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static boolean canHoldPlaceholder(Object v) {
+        return !(v instanceof Number || v instanceof Boolean || v instanceof java.util.Date);
+    }
+
+    /** Forgets what was learnt of the table (its columns were re-read). */
+    void forget(TableId table) {
+        schemas.remove(table);
+    }
+}
