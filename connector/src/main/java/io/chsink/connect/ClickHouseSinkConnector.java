@@ -15,10 +15,10 @@ import io.chsink.connect.writer.ClientFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -220,15 +220,20 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 return;
             }
             TableRouter router = new TableRouter(config);
-            TableSchemaLoader loader = new TableSchemaLoader(client);
-            Set<String> seen = new LinkedHashSet<>();
+            Map<String, TableId> tables = new LinkedHashMap<>();
             for (String topic : topics.split(",")) {
                 String t = topic.trim();
-                if (t.isEmpty() || !seen.add(t)) {
-                    continue;
+                if (!t.isEmpty()) {
+                    tables.putIfAbsent(t, router.tableFor(t));
                 }
-                TableId table = router.tableFor(t);
-                boolean exists = loader.load(table) != null;
+            }
+            // One query for the columns of every table (per database), not one per topic: a connector of 200
+            // topics is validated with 1 query, not 200.
+            Map<TableId, ?> columns = new TableSchemaLoader(client).loadAll(new LinkedHashSet<>(tables.values()));
+            for (Map.Entry<String, TableId> e : tables.entrySet()) {
+                String t = e.getKey();
+                TableId table = e.getValue();
+                boolean exists = columns.get(table) != null;
                 if (!exists && config.autoCreate()) {
                     errorIfAny(SinkConfig.AUTO_CREATE, EvolveChecks.createProblem(client, config, table.quoted()));
                     continue; // created by the first record with a value schema
