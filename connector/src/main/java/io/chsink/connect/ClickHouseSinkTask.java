@@ -58,7 +58,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private static final long SCHEMA_RECHECK_MS = 30_000;
     /** How long a task with blocks waiting or in flight waits between looks at its inserts. */
     private static final long PAUSED_POLL_MS = 50;
-    /** A poll that brought nothing for this long means the partitions went quiet: large open blocks go at once. */
+    /** A poll that brought nothing for this long means the partitions went quiet: the end of a burst goes at once. */
     private static final long IDLE_MS = 100;
     private static final long INSERT_TIMEOUT_MS = 300_000;
     /** How long a revocation waits for in-flight inserts before handing the partitions over anyway. */
@@ -162,7 +162,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (!records.isEmpty()) {
             lastRecordsMs = now;
         } else if (now - lastRecordsMs >= IDLE_MS) {
-            buffer.sealLarge(); // the end of a burst: no reason to wait for flush.interval.ms
+            buffer.sealBurstEnd(); // the end of a burst: no reason to wait for flush.interval.ms
         }
         buffer.sealDue(now, t -> !pipeline.busy(t) && !buffer.hasSealed(t));
         // Sealing and submitting move blocks between buffer and pipeline: the bytes held stay the same.
@@ -389,7 +389,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (backpressure.isPaused() || buffer.hasSealed() || !pipeline.isEmpty()) {
             // Due blocks left open wait for their table's insert: look again soon, not at once.
             wait = wait <= 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
-        } else if (buffer.hasLargeOpen()) {
+        } else if (buffer.burstOpen()) {
             // Poll no longer than IDLE_MS: an empty poll then tells that the partitions went quiet.
             wait = Math.min(wait, IDLE_MS);
         }

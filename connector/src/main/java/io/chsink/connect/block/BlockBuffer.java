@@ -94,30 +94,33 @@ public final class BlockBuffer {
     }
 
     /**
-     * Seals the open blocks that hold at least a tenth of {@code flush.max.rows} or {@code flush.max.bytes} (blocks
-     * being rebuilt aside). For when the task's partitions went quiet: the end of a burst lands without waiting for
-     * {@code flush.interval.ms}, while a trickle still collects into one block per interval.
+     * For when the task's partitions went quiet (a poll brought nothing): seals every open block (blocks being
+     * rebuilt aside) when together they hold at least a tenth of {@code flush.max.rows} or {@code flush.max.bytes}.
+     * The end of a burst lands without waiting for {@code flush.interval.ms}, whether it went to one table or to
+     * two hundred (each of whose blocks is small), while a trickle still collects into one block per interval.
      */
-    public void sealLarge() {
+    public void sealBurstEnd() {
+        if (!burstOpen()) {
+            return;
+        }
         for (BlockKey k : new ArrayList<>(open.keySet())) {
-            if (isLarge(open.get(k))) {
+            if (!open.get(k).isReplay()) {
                 seal(k);
             }
         }
     }
 
-    /** Whether some open block would be sealed by {@link #sealLarge()}. */
-    public boolean hasLargeOpen() {
+    /** Whether {@link #sealBurstEnd()} would seal: the open blocks (rebuilds aside) hold a tenth of a full block. */
+    public boolean burstOpen() {
+        long rows = 0;
+        long bytes = 0;
         for (TableBlock b : open.values()) {
-            if (isLarge(b)) {
-                return true;
+            if (!b.isReplay()) {
+                rows += b.rows();
+                bytes += b.sizeInBytes();
             }
         }
-        return false;
-    }
-
-    private boolean isLarge(TableBlock b) {
-        return !b.isReplay() && (b.rows() >= Math.max(1, maxRows / 10) || b.sizeInBytes() >= maxBytes / 10);
+        return rows > 0 && (rows >= Math.max(1, maxRows / 10) || bytes >= maxBytes / 10);
     }
 
     /** Milliseconds until the next open block falls due, or -1 when nothing is open. */

@@ -158,8 +158,9 @@ public final class SinkConfig extends AbstractConfig {
                     "A block is sent this long after its first record arrived, however small; while the previous "
                             + "insert into its table is still running, it keeps collecting records (up to "
                             + FLUSH_MAX_ROWS + " and " + FLUSH_MAX_BYTES + ") and is sent when that insert completes. "
-                            + "A block holding a tenth of " + FLUSH_MAX_ROWS + " or " + FLUSH_MAX_BYTES + " or more "
-                            + "is sent earlier, as soon as a poll brings no record for 100 ms (the end of a burst).",
+                            + "When a poll brings no record for 100 ms (the end of a burst) and the task's open blocks "
+                            + "together hold a tenth of " + FLUSH_MAX_ROWS + " or " + FLUSH_MAX_BYTES + " or more, "
+                            + "they are all sent at once, over one table or many.",
                     GROUP_FLUSH, 3, Width.SHORT, "Flush interval")
             .define(BUFFER_MAX_BYTES, Type.LONG, 96L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
                     "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks. When "

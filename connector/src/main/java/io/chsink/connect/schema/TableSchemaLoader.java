@@ -13,9 +13,9 @@ import java.util.Map;
 public final class TableSchemaLoader implements TableSchemaSource {
     private static final String COLUMNS_SQL = "SELECT name, type, default_kind FROM system.columns "
             + "WHERE database = {db:String} AND table = {tbl:String} ORDER BY position";
-    /** The columns of many tables of one database: their names travel as one JSON array of strings. */
+    /** The columns of many tables of one database: their names travel as one parameter ({@link HexNames}). */
     private static final String TABLES_COLUMNS_SQL = "SELECT table, name, type, default_kind FROM system.columns "
-            + "WHERE database = {db:String} AND has(JSONExtract({tbls:String}, 'Array(String)'), table) "
+            + "WHERE database = {db:String} AND has(" + HexNames.sql("tbls") + ", table) "
             + "ORDER BY table, position";
 
     private final Client client;
@@ -53,7 +53,7 @@ public final class TableSchemaLoader implements TableSchemaSource {
             db.getValue().forEach(t -> names.add(t.table()));
             Map<String, Object> params = new HashMap<>();
             params.put("db", db.getKey());
-            params.put("tbls", JsonStrings.array(names));
+            params.put("tbls", HexNames.of(names));
             Map<String, List<TableColumn>> columns = new HashMap<>();
             for (GenericRecord r : client.queryAll(TABLES_COLUMNS_SQL, params)) {
                 columns.computeIfAbsent(r.getString("table"), k -> new ArrayList<>()).add(column(r));

@@ -2,7 +2,7 @@ package io.chsink.connect.writer;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
-import io.chsink.connect.schema.JsonStrings;
+import io.chsink.connect.schema.HexNames;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
 import java.util.HashMap;
@@ -26,7 +26,7 @@ public final class InsertLimits implements ToIntFunction<TableId> {
     private static final String ENGINE_SQL = "SELECT engine, engine_full FROM system.tables "
             + "WHERE database = {db:String} AND name = {tbl:String}";
     private static final String ENGINES_SQL = "SELECT name, engine, engine_full FROM system.tables "
-            + "WHERE database = {db:String} AND has(JSONExtract({tbls:String}, 'Array(String)'), name)";
+            + "WHERE database = {db:String} AND has(" + HexNames.sql("tbls") + ", name)";
     private static final String COLUMNS_SQL = "SELECT name, type FROM system.columns "
             + "WHERE database = {db:String} AND table = {tbl:String} ORDER BY position";
 
@@ -150,7 +150,7 @@ public final class InsertLimits implements ToIntFunction<TableId> {
             db.getValue().forEach(t -> names.add(t.table()));
             Map<String, Object> p = new HashMap<>();
             p.put("db", db.getKey());
-            p.put("tbls", JsonStrings.array(names));
+            p.put("tbls", HexNames.of(names));
             Map<String, GenericRecord> byName = new HashMap<>();
             for (GenericRecord r : client.queryAll(ENGINES_SQL, p)) {
                 byName.put(r.getString("name"), r);

@@ -156,7 +156,7 @@ class ExactlyOnceDeliveryTest {
         assertEquals(List.of(P0), second.delivery.mustComplete(), "a rebuild in progress must be completed");
         second.buffer.sealAll(t -> true);
         second.buffer.sealDue(Long.MAX_VALUE);
-        second.buffer.sealLarge();
+        second.buffer.sealBurstEnd();
         assertFalse(second.buffer.hasSealed(), "neither memory pressure nor time seals a rebuild");
         second.put(records(0, 3, 6));
         assertTrue(second.delivery.mustComplete().isEmpty(), "the rebuild was sealed at its last offset");
