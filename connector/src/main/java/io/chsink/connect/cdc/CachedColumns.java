@@ -20,9 +20,9 @@ import org.apache.kafka.connect.data.Struct;
  * The part of an inserted row that the task's cache of recent rows ({@link RecentRows}) keeps. Nothing but two kinds of
  * column is ever asked of a cached row: a TOAST fill asks for the columns holding Debezium's placeholder, a delete or
  * a tombstone for the sorting- and partition-key columns beyond the key. So the cache keeps those keyed columns, and
- * of the others: until the table's first placeholder, every column that can hold one (text, bytes, arrays, maps and
- * structs; never numbers, booleans or temporals, which PostgreSQL does not TOAST); from then on, only the columns that
- * have held one. The cache then holds several times the rows within {@code cdc.row.cache.bytes}. A column not kept
+ * of the others: until the table's first placeholder, every column that can hold one ({@link Placeholders#canHold}:
+ * the only columns placeholders are looked for in); from then on, only the columns that have held one. The cache then
+ * holds several times the rows within {@code cdc.row.cache.bytes}. A column not kept
  * (its first placeholder came after the row was cached) makes the cached row answer "unknown", and the table is read,
  * as without a cache.
  *
@@ -53,12 +53,10 @@ final class CachedColumns {
     /** The part of {@code row} (a Struct or a map, as the row source made it) that the cache keeps. */
     Object keep(TableId table, RowKey key, Object row) {
         Set<String> learned = placeholders.get(table);
-        TableLayout layout = layouts.apply(table);
-        List<String> keyed = layout == null ? List.of() : layout.keyedBeyond(key.columns);
         if (row instanceof Struct) {
             Struct s = (Struct) row;
             Schema compact = schemas.computeIfAbsent(table, t -> new IdentityHashMap<>())
-                    .computeIfAbsent(s.schema(), full -> compactSchema(full, learned, keyed));
+                    .computeIfAbsent(s.schema(), full -> compactSchema(full, learned, keyed(table, key)));
             Struct out = new Struct(compact);
             for (Field f : compact.fields()) {
                 out.put(f, StructValues.get(s, f.name()));
@@ -66,6 +64,7 @@ final class CachedColumns {
             return out;
         }
         if (row instanceof Map) {
+            List<String> keyed = keyed(table, key);
             Map<String, Object> out = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : ((Map<?, ?>) row).entrySet()) {
                 Object c = e.getKey();
@@ -79,36 +78,29 @@ final class CachedColumns {
         return row;
     }
 
+    /** The sorting- and partition-key columns beyond the record key (read once per row schema for Struct rows). */
+    private List<String> keyed(TableId table, RowKey key) {
+        TableLayout layout = layouts.apply(table);
+        return layout == null ? List.of() : layout.keyedBeyond(key.columns);
+    }
+
     private static Schema compactSchema(Schema full, Set<String> learned, List<String> keyed) {
         SchemaBuilder b = SchemaBuilder.struct().optional();
         for (Field f : full.fields()) {
             String c = f.name();
-            if (keyed.contains(c) || (learned != null ? learned.contains(c) : canHoldPlaceholder(f.schema()))) {
+            if (keyed.contains(c) || (learned != null ? learned.contains(c) : Placeholders.canHold(f.schema()))) {
                 b.field(c, f.schema());
             }
         }
         return b.build();
     }
 
-    /** Text, bytes (decimals too: numeric is TOASTable), arrays, maps (hstore) and structs (geometry). */
-    private static boolean canHoldPlaceholder(Schema s) {
-        switch (s.type()) {
-            case STRING:
-            case BYTES:
-            case ARRAY:
-            case MAP:
-            case STRUCT:
-                return true;
-            default:
-                return false;
-        }
-    }
-
+    /** A map row's value that can be a placeholder (every entry of a map image is looked at, numbers never match). */
     private static boolean canHoldPlaceholder(Object v) {
         return !(v instanceof Number || v instanceof Boolean || v instanceof java.util.Date);
     }
 
-    /** Forgets what was learnt of the table (its columns were re-read). */
+    /** Forgets the table's compact schemas (its columns were re-read: its keyed columns may differ). */
     void forget(TableId table) {
         schemas.remove(table);
     }

@@ -287,18 +287,13 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return out;
     }
 
-    /** The fields that can hold a placeholder: text, bytes, arrays, maps (hstore) and PostGIS structs. */
+    /** The fields that can hold a placeholder ({@link Placeholders#canHold}), looked at once per schema. */
     private Field[] textFields(Schema schema) {
         Field[] fs = textFields.get(schema);
         if (fs == null) {
             List<Field> l = new ArrayList<>();
             for (Field f : schema.fields()) {
-                Schema.Type t = f.schema().type();
-                String name = f.schema().name();
-                boolean decimal = "org.apache.kafka.connect.data.Decimal".equals(name);
-                boolean geometry = name != null && name.startsWith("io.debezium.data.geometry.");
-                if (t == Schema.Type.STRING || t == Schema.Type.BYTES && !decimal || t == Schema.Type.ARRAY
-                        || t == Schema.Type.MAP || t == Schema.Type.STRUCT && geometry) {
+                if (Placeholders.canHold(f.schema())) {
                     l.add(f);
                 }
             }

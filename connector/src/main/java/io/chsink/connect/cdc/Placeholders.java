@@ -34,6 +34,22 @@ final class Placeholders {
     private final String uuid;
     private final String hstoreJson;
 
+    /**
+     * Whether a field of this schema can hold a placeholder: text, bytes (not decimals), arrays, maps (hstore) and
+     * PostGIS structs. Placeholders are looked for in these fields only.
+     */
+    static boolean canHold(org.apache.kafka.connect.data.Schema field) {
+        org.apache.kafka.connect.data.Schema.Type t = field.type();
+        String name = field.name();
+        boolean decimal = "org.apache.kafka.connect.data.Decimal".equals(name);
+        boolean geometry = name != null && name.startsWith("io.debezium.data.geometry.");
+        return t == org.apache.kafka.connect.data.Schema.Type.STRING
+                || t == org.apache.kafka.connect.data.Schema.Type.BYTES && !decimal
+                || t == org.apache.kafka.connect.data.Schema.Type.ARRAY
+                || t == org.apache.kafka.connect.data.Schema.Type.MAP
+                || t == org.apache.kafka.connect.data.Schema.Type.STRUCT && geometry;
+    }
+
     Placeholders(String text) {
         this.text = text;
         this.bytes = text.getBytes(StandardCharsets.UTF_8);
