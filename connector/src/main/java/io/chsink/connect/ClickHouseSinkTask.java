@@ -21,6 +21,7 @@ import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.metrics.SinkTaskMetrics;
 import io.chsink.connect.offset.ClosingCommit;
 import io.chsink.connect.offset.Consumption;
+import io.chsink.connect.offset.HeldPolls;
 import io.chsink.connect.offset.OffsetTracker;
 import io.chsink.connect.offset.Rewinds;
 import io.chsink.connect.schema.TableId;
@@ -70,6 +71,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private Client client;
     private TableRouter router;
     private BlockBuffer buffer;
+    /** Polls not yet appended, so that one read of current rows serves several (cdc.read.polls). */
+    private HeldPolls heldPolls;
     private BlockRecycler recycler;
     private InsertPipeline pipeline;
     private ErrantRecordReporter reporter;
@@ -112,7 +115,8 @@ public class ClickHouseSinkTask extends SinkTask {
                 delivery::beforeAttempt), INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
         Consumption consumption = Consumption.of(context);
         backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
-        rewinds = new Rewinds(consumption);
+        heldPolls = new HeldPolls(config.debeziumCdc() ? config.cdcReadPolls() : 1);
+        rewinds = new Rewinds(consumption, heldPolls);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -140,24 +144,14 @@ public class ClickHouseSinkTask extends SinkTask {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
         tables.resolve(records, now);
-        rows.prepare(records);
         stats.received(records.size());
-        delivery.prepare(records);
-        // Consecutive records mostly come from one topic: its table (and, as the delivery allows, its open block)
-        // are looked up once per run.
-        String lastTopic = null;
-        TableId table = null;
-        TableBlock open = null;
-        for (SinkRecord r : records) {
-            if (rewinds.skip(r)) {
-                continue;
-            }
-            if (!r.topic().equals(lastTopic)) {
-                lastTopic = r.topic();
-                table = router.tableFor(lastTopic);
-                open = null;
-            }
-            open = append(r, table, open);
+        Collection<SinkRecord> batch = heldPolls.with(records);
+        if (rows.prepare(batch, heldPolls.mayHold(records, now))) {
+            heldPolls.clear();
+            appendAll(batch);
+        } else {
+            heldPolls.hold(records, now); // appended with a later poll, after one read for all
+            stats.pollHeld();
         }
         if (!records.isEmpty()) {
             lastRecordsMs = now;
@@ -178,6 +172,26 @@ public class ClickHouseSinkTask extends SinkTask {
         rewinds.batchDone();
         updateGauges(held);
         stats.maybeLog(LOG, now);
+    }
+
+    private void appendAll(Collection<SinkRecord> records) {
+        delivery.prepare(records);
+        // Consecutive records mostly come from one topic: its table (and, as the delivery allows, its open block)
+        // are looked up once per run.
+        String lastTopic = null;
+        TableId table = null;
+        TableBlock open = null;
+        for (SinkRecord r : records) {
+            if (rewinds.skip(r)) {
+                continue;
+            }
+            if (!r.topic().equals(lastTopic)) {
+                lastTopic = r.topic();
+                table = router.tableFor(lastTopic);
+                open = null;
+            }
+            open = append(r, table, open);
+        }
     }
 
     /**
@@ -389,7 +403,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (backpressure.isPaused() || buffer.hasSealed() || !pipeline.isEmpty()) {
             // Due blocks left open wait for their table's insert: look again soon, not at once.
             wait = wait <= 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
-        } else if (buffer.burstOpen()) {
+        } else if (buffer.burstOpen() || !heldPolls.isEmpty()) {
             // Poll no longer than IDLE_MS: an empty poll then tells that the partitions went quiet.
             wait = Math.min(wait, IDLE_MS);
         }
@@ -445,7 +459,9 @@ public class ClickHouseSinkTask extends SinkTask {
         updateGauges(heldBytes());
         List<TableBlock> pending = new ArrayList<>(buffer.blocks());
         pending.addAll(pipeline.inFlightBlocks());
-        return OffsetTracker.committable(currentOffsets, pending, rewinds.pending());
+        Map<TopicPartition, Long> notInBlocks = new HashMap<>(rewinds.pending());
+        heldPolls.firstOffsets().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
+        return OffsetTracker.committable(currentOffsets, pending, notInBlocks);
     }
 
     /**
@@ -491,6 +507,7 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         collectCompletions();
         Set<TopicPartition> revoked = new HashSet<>(partitions);
+        heldPolls.drop(revoked);
         Collection<TableBlock> dropped = buffer.clear();
         dropped.forEach(rows::blockDropped);
         rows.revoked();

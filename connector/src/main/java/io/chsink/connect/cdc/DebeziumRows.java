@@ -77,6 +77,16 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private java.util.function.LongConsumer readTimes = ms -> { };
     private Runnable cacheHits = () -> { };
     private long versionsBack;
+    /**
+     * The records the last prepare let wait, in order, and what it found they need: the batch they come again with
+     * starts with them, so only the records after them are looked at.
+     */
+    private final List<SinkRecord> waiting = new ArrayList<>();
+    private Map<TableId, Need> waitingNeeds = new HashMap<>();
+    private List<SinkRecord> waitingWhole = new ArrayList<>();
+    /** The keys of waitingWhole's first waitingBroughtUpTo records, by table. */
+    private Map<TableId, Set<RowKey>> waitingBrought = new HashMap<>();
+    private int waitingBroughtUpTo;
     private long hits;
 
     /**
@@ -157,16 +167,33 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         final Set<String> columns = new LinkedHashSet<>();
     }
 
+    /** Reads what the batch needs (as the task does when it may not wait). */
+    void prepare(Collection<SinkRecord> records) {
+        prepare(records, false);
+    }
+
     @Override
-    public void prepare(Collection<SinkRecord> records) {
-        events.clear();
+    public boolean prepare(Collection<SinkRecord> records, boolean mayWait) {
         fetched.clear();
         asked.clear();
-        Map<TableId, Need> needs = new HashMap<>();
-        List<SinkRecord> whole = new ArrayList<>();
+        Map<TableId, Need> needs;
+        List<SinkRecord> whole;
+        java.util.Iterator<SinkRecord> it = records.iterator();
+        if (startsWithWaiting(it)) {
+            needs = waitingNeeds; // the records held: looked at already
+            whole = waitingWhole;
+        } else {
+            events.clear();
+            needs = new HashMap<>();
+            whole = new ArrayList<>();
+            it = records.iterator();
+            forgetWaiting();
+        }
+        waiting.clear();
         String lastTopic = null;
         TableId table = null;
-        for (SinkRecord r : records) {
+        while (it.hasNext()) {
+            SinkRecord r = it.next();
             if (!r.topic().equals(lastTopic)) {
                 lastTopic = r.topic();
                 table = router.tableFor(lastTopic);
@@ -178,14 +205,19 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 }
                 continue;
             }
-            ChangeEvent e;
-            try {
-                e = ChangeEvent.read(r, rule);
-            } catch (ChangeEvent.Malformed m) {
-                events.put(r, m);
+            Object read = events.get(r);
+            if (read == null) {
+                try {
+                    read = ChangeEvent.read(r, rule);
+                } catch (ChangeEvent.Malformed m) {
+                    read = m;
+                }
+                events.put(r, read);
+            }
+            if (!(read instanceof ChangeEvent)) {
                 continue;
             }
-            events.put(r, e);
+            ChangeEvent e = (ChangeEvent) read;
             if (e.kind == ChangeEvent.Kind.UPSERT) {
                 List<String> toast = placeholderFields(e);
                 if (!toast.isEmpty()) {
@@ -202,30 +234,44 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             }
         }
         if (needs.isEmpty()) {
-            return;
+            forgetWaiting();
+            return true;
         }
         // A key whose whole row or delete this batch brings (mostly just before the change that needs it) will be
         // pending by then: no read for it. Should that record turn out a bad record, toRow reads the key alone.
-        Map<TableId, Set<RowKey>> brought = new HashMap<>();
-        for (SinkRecord r : whole) {
-            TableId t = router.tableFor(r.topic());
-            if (needs.containsKey(t)) {
-                RowKey k = RowKey.of(r.key(), null);
-                if (k != null) {
-                    brought.computeIfAbsent(t, x -> new HashSet<>()).add(k);
+        // (Of every table: the records let wait keep their keys for the batch they come again with.)
+        Map<TableId, Set<RowKey>> brought = waitingBrought;
+        for (int i = waitingBroughtUpTo; i < whole.size(); i++) {
+            SinkRecord r = whole.get(i);
+            RowKey k = RowKey.of(r.key(), null);
+            if (k != null) {
+                brought.computeIfAbsent(router.tableFor(r.topic()), x -> new HashSet<>()).add(k);
+            }
+        }
+        Map<TableId, List<RowKey>> unknowns = new HashMap<>();
+        for (Map.Entry<TableId, Need> n : needs.entrySet()) {
+            Set<RowKey> b = brought.getOrDefault(n.getKey(), Set.of());
+            for (RowKey k : n.getValue().keys) {
+                if (!pending.has(n.getKey(), k) && !b.contains(k)) {
+                    unknowns.computeIfAbsent(n.getKey(), t -> new ArrayList<>()).add(k);
                 }
             }
         }
+        if (unknowns.isEmpty()) {
+            forgetWaiting();
+            return true;
+        }
+        if (mayWait) {
+            waiting.addAll(records);
+            waitingNeeds = needs;
+            waitingWhole = whole;
+            waitingBroughtUpTo = whole.size();
+            return false;
+        }
         for (Map.Entry<TableId, Need> n : needs.entrySet()) {
             Need need = n.getValue();
-            List<RowKey> unknown = new ArrayList<>();
-            Set<RowKey> b = brought.getOrDefault(n.getKey(), Set.of());
-            for (RowKey k : need.keys) {
-                if (!pending.has(n.getKey(), k) && !b.contains(k)) {
-                    unknown.add(k);
-                }
-            }
-            if (!unknown.isEmpty()) {
+            List<RowKey> unknown = unknowns.get(n.getKey());
+            if (unknown != null) {
                 Set<String> columns = new LinkedHashSet<>();
                 TableLayout layout = layouts.get(n.getKey());
                 for (String c : need.columns) {
@@ -236,6 +282,32 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 read(n.getKey(), need.keyColumns, unknown, columns);
             }
         }
+        forgetWaiting();
+        return true;
+    }
+
+    private void forgetWaiting() {
+        waitingNeeds = new HashMap<>();
+        waitingWhole = new ArrayList<>();
+        waitingBrought = new HashMap<>();
+        waitingBroughtUpTo = 0;
+    }
+
+    /**
+     * Whether the batch starts with the records the last prepare let wait (the same objects, in order), leaving the
+     * iterator after them; the held records of a partition revoked or rewound meanwhile are gone from it, and then
+     * the whole batch is looked at again.
+     */
+    private boolean startsWithWaiting(java.util.Iterator<SinkRecord> it) {
+        if (waiting.isEmpty()) {
+            return false;
+        }
+        for (SinkRecord w : waiting) {
+            if (!it.hasNext() || it.next() != w) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void need(Map<TableId, Need> needs, TableId table, SinkRecord r, List<String> columns) {

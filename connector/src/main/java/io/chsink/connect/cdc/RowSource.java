@@ -30,10 +30,13 @@ public interface RowSource {
 
     /**
      * Called with each batch before its records go to {@link #toRow}, after the batch's tables were loaded: reads
-     * what the batch's rows need from the tables at once. Throws RetriableException when a table cannot be read now
-     * (the batch comes again; nothing of it was appended).
+     * what the batch's rows need from the tables at once, and returns true. When the batch needs rows read and
+     * {@code mayWait}, it may instead read nothing and return false: the task holds the batch and hands it again,
+     * with the next poll's records after it, so that one read serves both. Throws RetriableException when a table
+     * cannot be read now (the poll comes again; nothing of it was appended).
      */
-    default void prepare(java.util.Collection<SinkRecord> records) {
+    default boolean prepare(java.util.Collection<SinkRecord> records, boolean mayWait) {
+        return true;
     }
 
     /** The row (from {@link #toRow}) was appended to {@code block} of {@code table}. */

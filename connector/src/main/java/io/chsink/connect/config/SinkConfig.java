@@ -62,6 +62,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_VERSION_EPOCH = "cdc.version.epoch";
     public static final String CDC_VERSION_EPOCH_MAP = "cdc.version.epoch.map";
     public static final String CDC_ROW_CACHE_BYTES = "cdc.row.cache.bytes";
+    public static final String CDC_READ_POLLS = "cdc.read.polls";
     /** The largest epoch: versions keep 4 bits for it, in either width. */
     public static final int CDC_VERSION_MAX_EPOCH = 15;
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
@@ -348,7 +349,16 @@ public final class SinkConfig extends AbstractConfig {
                             + BUFFER_MAX_BYTES + " plus this. The default holds about 75,000 rows whose TOASTed column holds 250 characters. 0: "
                             + "no cache (every such change whose row is not pending reads the table). See "
                             + "docs/cdc.md.",
-                    GROUP_CDC, 9, Width.SHORT, "Row cache bytes");
+                    GROUP_CDC, 9, Width.SHORT, "Row cache bytes")
+            .define(CDC_READ_POLLS, Type.INT, 8, ConfigDef.Range.between(1, 64), Importance.LOW,
+                    "cdc.mode=debezium only: how many polls one read of current rows may serve. A poll whose "
+                            + "changes need rows that are neither in a block not yet inserted nor in the cache ("
+                            + CDC_ROW_CACHE_BYTES + ") is held, not yet appended and its offsets not committed, "
+                            + "until this many polls are held, a poll brings nothing or the first was held for "
+                            + "500 ms; then one query per table reads the keys of all of them. A read costs about the "
+                            + "same for one key as for a hundred (ClickHouse reads a granule per key and part), so "
+                            + "fewer, larger reads cost less. 1: every poll reads at once.",
+                    GROUP_CDC, 10, Width.SHORT, "Polls per read");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -566,6 +576,11 @@ public final class SinkConfig extends AbstractConfig {
     /** cdc.version.epoch: the epoch of topics cdc.version.epoch.map does not name. */
     public int cdcVersionEpoch() {
         return getInt(CDC_VERSION_EPOCH);
+    }
+
+    /** cdc.read.polls: how many polls one read of current rows may serve. */
+    public int cdcReadPolls() {
+        return getInt(CDC_READ_POLLS);
     }
 
     /** cdc.row.cache.bytes: the bound of a task's cache of the rows it wrote and saw inserted (0: none). */

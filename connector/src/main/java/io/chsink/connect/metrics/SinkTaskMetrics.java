@@ -40,6 +40,7 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     private final LongAdder skipped = new LongAdder();
     private final LongAdder retriableExceptions = new LongAdder();
     private final LongAdder currentRowReads = new LongAdder();
+    private final LongAdder pollsHeld = new LongAdder();
     private final LongAdder currentRowReadMs = new LongAdder();
     private final LongAdder currentRowCacheHits = new LongAdder();
     private volatile long bufferedBytes;
@@ -135,6 +136,16 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
         currentRowReadMs.add(ms);
     }
 
+    /** A poll held back so that one read of current rows serves it with the polls after it (cdc.read.polls). */
+    public void pollHeld() {
+        pollsHeld.increment();
+    }
+
+    @Override
+    public long getPollsHeldForReads() {
+        return pollsHeld.sum();
+    }
+
     /** A current row found in the task's cache of recent rows (cdc.mode=debezium): no read of the table. */
     public void currentRowCacheHit() {
         currentRowCacheHits.increment();
@@ -216,7 +227,8 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
                 latencyAvgMs(), latencyMaxMs(), retries.sum(), tombstones.sum(), skipped.sum(), dlq.sum(),
                 bufferedBytes, recordsBehind, currentRowReads.sum() == 0 && currentRowCacheHits.sum() == 0 ? ""
                         : ", current-row reads=" + currentRowReads.sum() + " (" + currentRowReadMs.sum() + " ms), "
-                        + "current-row cache hits=" + currentRowCacheHits.sum());
+                        + "current-row cache hits=" + currentRowCacheHits.sum() + ", polls held for reads="
+                        + pollsHeld.sum());
     }
 
     // ---- MBean ----

@@ -41,4 +41,10 @@ public interface SinkTaskMetricsMBean extends TableMetricsMBean {
      * (cdc.row.cache.bytes), one per change that needed one: each a key no read of the table had to ask for.
      */
     long getCurrentRowCacheHits();
+
+    /**
+     * cdc.mode=debezium: polls held back, not yet appended, so that one read of current rows serves them together
+     * with the polls after them (cdc.read.polls).
+     */
+    long getPollsHeldForReads();
 }

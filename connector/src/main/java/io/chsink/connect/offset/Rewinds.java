@@ -20,9 +20,12 @@ public final class Rewinds {
 
     private final Consumption context;
     private final RewindTracker tracker = new RewindTracker();
+    private final HeldPolls held;
 
-    public Rewinds(Consumption context) {
+    /** @param held the polls held back: a partition sought back loses its held records (they come again) */
+    public Rewinds(Consumption context, HeldPolls held) {
         this.context = context;
+        this.held = held;
     }
 
     /** Whether a record of the current batch will come again after a seek asked for: skip it. */
@@ -51,6 +54,7 @@ public final class Rewinds {
         LOG.info("Rewinding {} to re-read records: {}", seek, why);
         context.seek(seek);
         tracker.requested(seek);
+        held.drop(seek.keySet());
     }
 
     /** The current batch is done: later batches come after Connect's seek. */

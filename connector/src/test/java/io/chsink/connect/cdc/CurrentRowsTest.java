@@ -148,6 +148,49 @@ class CurrentRowsTest {
         assertEquals(1, reads.size(), "the second change of key 1 took the pending row");
     }
 
+    /** Rows 1 and 2 in the table, nothing pending or cached. */
+    private DebeziumRows rowsOverTwoTableRows() {
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("one", "5")));
+        table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(101), false, tableRow("two", "5")));
+        return rows("delete");
+    }
+
+    @Test
+    void batchesThatMayWaitReadNothingAndTheLaterBatchReadsTheKeysOfBoth() {
+        DebeziumRows rows = rowsOverTwoTableRows();
+        SinkRecord first = change("u", "null", item(1, PH, 7L), 300, 1, 0);
+        assertTrue(!rows.prepare(List.of(first), true), "a batch needing a read may wait");
+        assertTrue(reads.isEmpty(), "and reads nothing: " + reads);
+        SinkRecord plain = change("u", "null", item(3, "three", 1L), 301, 3, 1);
+        assertTrue(rows.prepare(List.of(first, plain), true) == false, "a held batch still needing a read waits on");
+        SinkRecord second = change("u", "null", item(2, PH, 7L), 302, 2, 2);
+        List<SinkRecord> all = List.of(first, plain, second);
+        assertTrue(rows.prepare(all, false), "a batch that may not wait reads");
+        assertEquals(1, reads.size(), "one read for the polls held and the last: " + reads);
+        assertEquals(2, reads.get(0).size(), "of the keys of both: " + reads.get(0));
+        Object block = new Object();
+        assertEquals("one", value(put(rows, first, block)).get("name"));
+        assertEquals("three", value(put(rows, plain, block)).get("name"));
+        assertEquals("two", value(put(rows, second, block)).get("name"));
+        SinkRecord known = change("u", "null", item(1, PH, 9L), 303, 1, 3);
+        assertTrue(rows.prepare(List.of(known), true), "a batch whose rows are pending never waits");
+        assertEquals(1, reads.size());
+    }
+
+    @Test
+    void aBatchNoLongerStartingWithTheHeldRecordsIsLookedAtWhole() {
+        DebeziumRows rows = rowsOverTwoTableRows();
+        SinkRecord first = change("u", "null", item(1, PH, 7L), 300, 1, 0);
+        SinkRecord second = change("u", "null", item(2, PH, 7L), 301, 2, 1);
+        assertTrue(!rows.prepare(List.of(first, second), true));
+        // The first held record's partition was revoked: the batch holds the second and a new one.
+        SinkRecord third = change("u", "null", item(3, "three", 1L), 302, 3, 2);
+        assertTrue(rows.prepare(List.of(second, third), false));
+        assertEquals(1, reads.size(), "one read: " + reads);
+        assertEquals(1, reads.get(0).size(), "of the key the batch still needs, not the revoked one's: " + reads.get(0));
+        assertEquals("two", value(put(rows, second, new Object())).get("name"));
+    }
+
     @Test
     void aPlaceholderWhoseRowIsUnknownIsABadRecordNeverWritten() {
         DebeziumRows rows = rows("delete");

@@ -88,7 +88,8 @@ final class CdcPath {
         "accounts", "parcels", "refunds"};
     private static final Pattern STOPPED = Pattern.compile("ClickHouse sink task stopped: records received=(\\d+),"
             + " rows inserted=(\\d+) in (\\d+) blocks.*?records without a row=(\\d+)"
-            + "(?:.*?current-row reads=(\\d+) \\((\\d+) ms\\)(?:, current-row cache hits=(\\d+))?)?");
+            + "(?:.*?current-row reads=(\\d+) \\((\\d+) ms\\)(?:, current-row cache hits=(\\d+))?"
+            + "(?:, polls held for reads=(\\d+))?)?");
 
     private final Stack stack;
     private final String db;
@@ -98,9 +99,13 @@ final class CdcPath {
     private final long seed;
     private final int tasks;
     private final boolean keepTables;
+    /** --ours-props: settings tried against the examples' (both connectors of the path). */
+    private final Map<String, String> oursProps;
     private Path profileDir;
 
-    CdcPath(Stack stack, String db, String prefix, int tables, long events, long seed, int tasks, boolean keepTables) {
+    CdcPath(Stack stack, String db, String prefix, int tables, long events, long seed, int tasks, boolean keepTables,
+            Map<String, String> oursProps) {
+        this.oursProps = oursProps;
         this.stack = stack;
         this.db = db;
         this.prefix = prefix;
@@ -118,7 +123,7 @@ final class CdcPath {
     /** What one connector run measured. */
     record Measured(String connector, long logMark, long nanos, long firstRowNanos, ProcessCpu.Sample workerCpu,
             ProcessCpu.Sample serverCpu, long recordsReceived, long rowsInserted, long blocks, long withoutRow,
-            long reads, long readMs, long cacheHits, int tasksLogged) {
+            long reads, long readMs, long cacheHits, long pollsHeld, int tasksLogged) {
     }
 
     /**
@@ -245,6 +250,7 @@ final class CdcPath {
         p.details.put("currentRowReads", m.reads());
         p.details.put("currentRowReadMs", m.readMs());
         p.details.put("currentRowCacheHits", m.cacheHits());
+        p.details.put("pollsHeldForReads", m.pollsHeld());
         return p;
     }
 
@@ -412,6 +418,7 @@ final class CdcPath {
             }
             config.put("value.converter.schema.registry.url", registry.url());
         }
+        config.putAll(oursProps);
         return config;
     }
 
@@ -483,7 +490,7 @@ final class CdcPath {
         long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;
         System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s%n", what,
                 expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(), sUsed.seconds());
-        return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, -1, 0);
+        return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, -1, -1, 0);
     }
 
     /** Deletes the measured connector and completes its figures from its tasks' stop lines. */
@@ -491,7 +498,7 @@ final class CdcPath {
         String connector = m.connector();
         long logMark = m.logMark();
         stack.connect().rest().deleteConnector(connector);
-        long[] sums = new long[7];
+        long[] sums = new long[8];
         int logged = 0;
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (stack.connect().pid() > 0 && System.nanoTime() < deadline) {
@@ -526,7 +533,7 @@ final class CdcPath {
                     connector);
         }
         return new Measured(connector, logMark, m.nanos(), m.firstRowNanos(), m.workerCpu(), m.serverCpu(), sums[0],
-                sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], logged);
+                sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7], logged);
     }
 
     private long logSize() {

@@ -541,7 +541,8 @@ public final class SinkBench {
         if (stack == null) {
             throw new IllegalStateException("path V needs Kafka and Connect: no stack given");
         }
-        CdcPath v = new CdcPath(stack, DB, o.prefix(), o.cdcTables(), o.cdcRows(), o.seed(), o.tasks(), o.keepTables());
+        CdcPath v = new CdcPath(stack, DB, o.prefix(), o.cdcTables(), o.cdcRows(), o.seed(), o.tasks(), o.keepTables(),
+                o.oursProps());
         if (o.profile()) {
             v.profileTo(o.workDir());
         }

@@ -314,12 +314,13 @@ final class SinkBenchReport {
             }
             out.printf("%s: %s change events + %s tombstones; Kafka key %.0f + value %.0f + headers %.0f bytes/record;"
                     + " %s blocks (%,.0f rows each), %s rows inserted by the tasks, records without a row %s;"
-                    + " current-row look-ups %s (%s ms), cache hits %s%n", p.id, p.details.get("changeEvents"),
+                    + " current-row look-ups %s (%s ms), cache hits %s, polls held for reads %s%n", p.id, p.details.get("changeEvents"),
                     p.details.get("tombstones"), p.details.get("kafkaKeyBytesPerRecord"),
                     p.details.get("kafkaValueBytesPerRecord"), p.details.get("kafkaHeaderBytesPerRecord"),
                     p.details.get("blocksInserted"), p.details.get("rowsPerBlock"), p.details.get("rowsInsertedByTasks"),
                     p.details.get("recordsWithoutRow"), p.details.get("currentRowReads"),
-                    p.details.get("currentRowReadMs"), p.details.get("currentRowCacheHits"));
+                    p.details.get("currentRowReadMs"), p.details.get("currentRowCacheHits"),
+                    p.details.get("pollsHeldForReads"));
             if (p.details.get("firstRowSeconds") instanceof Double first) {
                 out.printf("  first rows visible %.1f s after the connector's creation; from then on %,.0f rows/s%n",
                         first, (Double) p.details.get("rowsPerSecondAfterFirstRow"));
