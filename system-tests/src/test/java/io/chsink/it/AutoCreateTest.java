@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class AutoCreateTest {
     private final SinkHarness h = new SinkHarness();
 
-    /** Every Connect type of the README's mapping table, and the column type auto.create makes of it. */
+    /** Every Connect type of the mapping table in docs/tables.md, and the column type auto.create makes of it. */
     private static final String[][] FIELDS = {
         {"{\"field\":\"id\",\"type\":\"int64\",\"optional\":false}", "id", "Int64"},
         {"{\"field\":\"i8\",\"type\":\"int8\",\"optional\":false}", "i8", "Int8"},

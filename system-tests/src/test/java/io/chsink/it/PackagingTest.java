@@ -179,9 +179,12 @@ class PackagingTest {
     }
 
     @Test
-    void docAndEtcShipTheReadmeLicenseAndTheExampleConfigs() throws IOException {
+    void docAndEtcShipTheReadmeTheDocsTheLicenseAndTheExampleConfigs() throws IOException {
         Path dir = component();
-        assertEquals(List.of("LICENSE", "README.md", "THIRD-PARTY.txt"), names(dir.resolve("doc")));
+        assertEquals(List.of("LICENSE", "README.md", "THIRD-PARTY.txt", "docs"), names(dir.resolve("doc")));
+        List<String> pages = names(Paths.get(System.getProperty("chsink.config.dir")).resolveSibling("docs"));
+        pages.removeIf(n -> !n.endsWith(".md") && !n.endsWith(".svg"));
+        assertEquals(pages, names(dir.resolve("doc").resolve("docs")), "doc/docs/ ships every page of docs/");
         List<String> etc = names(dir.resolve("etc"));
         List<String> config = names(Paths.get(System.getProperty("chsink.config.dir")));
         assertEquals(config, etc);

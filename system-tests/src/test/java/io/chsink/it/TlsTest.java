@@ -150,7 +150,7 @@ class TlsTest {
     /**
      * Through an HTTP proxy the TLS connection is tunnelled with CONNECT. A proxy that requires authentication for
      * CONNECT is refused with a clear message: client-v2 0.10.0 sends the proxy credentials as a header of each
-     * request, which travels inside the tunnel, not with the CONNECT (see the README).
+     * request, which travels inside the tunnel, not with the CONNECT (see docs/operations.md).
      */
     @Test
     void throughAnHttpProxyTheTlsConnectionIsTunnelled() throws Exception {

@@ -105,7 +105,7 @@ public final class SinkConfig extends AbstractConfig {
                     GROUP_ROUTING, 2, Width.LONG, "Topic to table map")
             .define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
                     "Create a missing target table from the first record routed to it: columns from the value "
-                            + "schema's fields (types as the README's table 'Tables that follow the data' gives them; "
+                            + "schema's fields (types as docs/tables.md gives them; "
                             + "optional fields Nullable where ClickHouse allows it), ORDER BY " + AUTO_CREATE_ORDER_BY
                             + " or the fields of a Struct record key, else tuple(); engine " + AUTO_CREATE_ENGINE
                             + " (cdc.mode=debezium: ReplacingMergeTree(version, deleted) ordered by the key), with "
@@ -216,7 +216,7 @@ public final class SinkConfig extends AbstractConfig {
                     GROUP_RECORDS, 2, Width.SHORT, "Unknown fields")
             .define(RETRY_TIMEOUT_MS, Type.LONG, 300_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                     "How long inserts may keep failing with retriable errors (network, timeouts, server overload; "
-                            + "see the README for the list of ClickHouse error codes) before the task stops taking "
+                            + "see docs/operations.md for the list of ClickHouse error codes) before the task stops taking "
                             + "new records: put() then throws Connect's RetriableException, so Connect pauses and "
                             + "redelivers the same records later. Blocks already taken keep being retried, "
                             + "offsets are never committed past them, and the task does not fail for a retriable "

@@ -13,7 +13,7 @@ import org.apache.kafka.connect.data.Schema;
 
 /**
  * The ClickHouse column type for a Connect schema, when auto.create makes a table or auto.evolve adds a column (the
- * table in the README, "Tables that follow the data"). An optional schema becomes {@code Nullable(T)} where
+ * table in docs/tables.md). An optional schema becomes {@code Nullable(T)} where
  * ClickHouse allows it: never for Array, Map, Tuple, Variant or JSON (a null lands as the empty value there).
  */
 public final class ConnectTypes {

@@ -12,7 +12,10 @@ import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
 import org.junit.jupiter.api.Test;
 
-/** The documented Connect -> ClickHouse mapping (README, "Tables that follow the data"), row by row. */
+/**
+ * The documented Connect -> ClickHouse mapping (docs/tables.md, "Column types of created and added columns"),
+ * row by row.
+ */
 class ConnectTypesTest {
     private final ConnectTypes types = new ConnectTypes(ConnectTypes.StructAs.TUPLE);
 

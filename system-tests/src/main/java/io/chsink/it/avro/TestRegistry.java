@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (documented at docs.confluent.io, "Schema Registry API Reference") that serializers and deserializers use, on
  * 127.0.0.1. It stands in for a real registry because none can be had here: Confluent's is not obtainable, and
  * Apicurio Registry from Maven Central is a Quarkus application module (not a runnable jar) whose runtime
- * dependencies are not all served (see README, "Avro"). Implemented:
+ * dependencies are not all served (see docs/avro.md). Implemented:
  * <ul>
  * <li>{@code POST /subjects/{subject}/versions} with {@code {"schema": "...", "schemaType": "AVRO",
  * "references": [...]}}: {@code {"id": N}}; the same schema text gets the same id in every subject, and registering

@@ -26,7 +26,7 @@ import org.apache.kafka.connect.errors.DataException;
  * Turns an Avro writer schema into the Connect schema Confluent's AvroData makes of it (with its default settings:
  * connect.meta.data=true, enhanced.avro.schema.support=false, generalized.sum.type.support=false) and, in the same
  * pass, into a {@link ValueReader} tree that decodes Avro binary written with that schema straight into the Connect
- * values AvroData would produce: no GenericRecord in between. The rules, type by type, are in the README ("Avro").
+ * values AvroData would produce: no GenericRecord in between. The rules, type by type, are in docs/avro.md.
  * A recursive schema (a record that contains itself) is refused with a message naming the record.
  */
 final class AvroTranslator {
