@@ -52,9 +52,16 @@ public final class HeldPolls {
             sinceMs = now;
         }
         polls++;
+        records.addAll(poll);
+        // A poll's records come in runs of one partition: one lookup per run, not per record.
+        String topic = null;
+        int partition = -1;
         for (SinkRecord r : poll) {
-            records.add(r);
-            first.putIfAbsent(new TopicPartition(r.topic(), r.kafkaPartition()), r.kafkaOffset());
+            if (r.kafkaPartition() != partition || !r.topic().equals(topic)) {
+                topic = r.topic();
+                partition = r.kafkaPartition();
+                first.putIfAbsent(new TopicPartition(topic, partition), r.kafkaOffset());
+            }
         }
     }
 

@@ -228,12 +228,17 @@ class DocsTest {
 
     /** The lines outside fenced code blocks. */
     private static List<String> prose(String markdown) {
+        return lines(markdown, false);
+    }
+
+    /** The lines inside fenced code blocks ({@code inFence}), or outside them. */
+    private static List<String> lines(String markdown, boolean inFence) {
         List<String> lines = new ArrayList<>();
         boolean fenced = false;
         for (String line : markdown.split("\n")) {
             if (line.trim().startsWith("```")) {
                 fenced = !fenced;
-            } else if (!fenced) {
+            } else if (fenced == inFence) {
                 lines.add(line);
             }
         }
@@ -243,23 +248,17 @@ class DocsTest {
     /** The mvn commands of a page: lines of code blocks and code spans starting with "mvn ". */
     private static List<String> mavenCommands(String markdown) {
         List<String> commands = new ArrayList<>();
-        boolean fenced = false;
-        for (String line : markdown.split("\n")) {
-            if (line.trim().startsWith("```")) {
-                fenced = !fenced;
-                continue;
+        for (String line : lines(markdown, true)) {
+            String code = line.trim().replaceFirst("^\\$\\s+", "").replaceFirst("\\s+#.*$", "");
+            int at = code.indexOf("mvn ");
+            if (at >= 0 && (at == 0 || code.substring(0, at).matches(".*(&&|;|\\|)\\s*$"))) {
+                commands.add(code.substring(at));
             }
-            if (fenced) {
-                String code = line.trim().replaceFirst("^\\$\\s+", "").replaceFirst("\\s+#.*$", "");
-                int at = code.indexOf("mvn ");
-                if (at >= 0 && (at == 0 || code.substring(0, at).matches(".*(&&|;|\\|)\\s*$"))) {
-                    commands.add(code.substring(at));
-                }
-            } else {
-                Matcher m = Pattern.compile("`(mvn [^`]+)`").matcher(line);
-                while (m.find()) {
-                    commands.add(m.group(1));
-                }
+        }
+        for (String line : prose(markdown)) {
+            Matcher m = Pattern.compile("`(mvn [^`]+)`").matcher(line);
+            while (m.find()) {
+                commands.add(m.group(1));
             }
         }
         return commands;

@@ -467,34 +467,33 @@ class TroubleshootingTest {
 
     /** The branches of a top-level {@code c ? a : b} (recursively), or the expression itself. */
     static List<String> branches(String e) {
-        int depth = 0;
-        int q = -1;
-        int nested = 0;
-        for (int j = 0; j < e.length(); j++) {
+        int[] question = {-1};
+        int[] nested = {0};
+        int colon = scan(e, 0, (j, depth) -> {
             char c = e.charAt(j);
-            if (c == '"' || c == '\'') {
-                j = literalEnd(e, j);
-            } else if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth--;
-            } else if (depth == 0 && c == '?') {
-                if (q < 0) {
-                    q = j;
+            if (depth != 0) {
+                return false;
+            } else if (c == '?') {
+                if (question[0] < 0) {
+                    question[0] = j;
                 } else {
-                    nested++;
+                    nested[0]++;
                 }
-            } else if (depth == 0 && c == ':' && q >= 0 && e.charAt(j - 1) != ':'
+            } else if (c == ':' && question[0] >= 0 && e.charAt(j - 1) != ':'
                     && (j + 1 >= e.length() || e.charAt(j + 1) != ':')) {
-                if (nested == 0) {
-                    List<String> out = new ArrayList<>(branches(e.substring(q + 1, j)));
-                    out.addAll(branches(e.substring(j + 1)));
-                    return out;
+                if (nested[0] == 0) {
+                    return true;
                 }
-                nested--;
+                nested[0]--;
             }
+            return false;
+        });
+        if (colon < 0) {
+            return List.of(e);
         }
-        return List.of(e);
+        List<String> out = new ArrayList<>(branches(e.substring(question[0] + 1, colon)));
+        out.addAll(branches(e.substring(colon + 1)));
+        return out;
     }
 
     /** The top-level arguments of the call whose '(' is at {@code open}. */
@@ -505,20 +504,9 @@ class TroubleshootingTest {
     /** {@code s} split at {@code sep} outside literals and brackets. */
     static List<String> split(String s, char sep) {
         List<String> out = new ArrayList<>();
-        int depth = 0;
         int start = 0;
-        for (int j = 0; j < s.length(); j++) {
-            char c = s.charAt(j);
-            if (c == '"' || c == '\'') {
-                j = literalEnd(s, j);
-            } else if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth--;
-            } else if (c == sep && depth == 0) {
-                out.add(s.substring(start, j));
-                start = j + 1;
-            }
+        for (int j; (j = scan(s, start, (i, depth) -> depth == 0 && s.charAt(i) == sep)) >= 0; start = j + 1) {
+            out.add(s.substring(start, j));
         }
         out.add(s.substring(start));
         return out;
@@ -526,39 +514,46 @@ class TroubleshootingTest {
 
     /** The index of the bracket that closes the one at {@code open}. */
     static int closing(String s, int open) {
-        int depth = 0;
-        for (int j = open; j < s.length(); j++) {
-            char c = s.charAt(j);
-            if (c == '"' || c == '\'') {
-                j = literalEnd(s, j);
-            } else if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                if (--depth == 0) {
-                    return j;
-                }
-            }
+        int j = scan(s, open, (i, depth) -> depth == 0 && ")]}".indexOf(s.charAt(i)) >= 0);
+        if (j < 0) {
+            throw new IllegalStateException("unbalanced brackets from " + s.substring(open, Math.min(s.length(),
+                    open + 80)));
         }
-        throw new IllegalStateException("unbalanced brackets from " + s.substring(open, Math.min(s.length(),
-                open + 80)));
+        return j;
     }
 
     /** The index of the ';' that ends the statement going on at {@code from}. */
     static int statementEnd(String s, int from) {
+        int j = scan(s, from, (i, depth) -> depth == 0 && s.charAt(i) == ';');
+        return j < 0 ? s.length() : j;
+    }
+
+    /** What {@link #scan} asks of each character: stop here? */
+    interface Stop {
+        boolean at(int index, int depth);
+    }
+
+    /**
+     * Walks {@code s} from {@code from}, skipping string and char literals and counting bracket depth (a bracket
+     * counts at the depth it opens or closes to), and returns the first index where {@code stop} holds, or -1.
+     */
+    static int scan(String s, int from, Stop stop) {
         int depth = 0;
         for (int j = from; j < s.length(); j++) {
             char c = s.charAt(j);
             if (c == '"' || c == '\'') {
                 j = literalEnd(s, j);
+                continue;
             } else if (c == '(' || c == '[' || c == '{') {
                 depth++;
             } else if (c == ')' || c == ']' || c == '}') {
                 depth--;
-            } else if (c == ';' && depth == 0) {
+            }
+            if (stop.at(j, depth)) {
                 return j;
             }
         }
-        return s.length();
+        return -1;
     }
 
     /** The index of the quote that closes the literal opened at {@code start}. */
