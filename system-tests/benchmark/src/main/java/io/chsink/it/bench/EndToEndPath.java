@@ -54,6 +54,9 @@ final class EndToEndPath {
         }
     }
 
+    /** The example of delivery.guarantee=exactly_once (JSON with schemas, as {@link Format#SCHEMA}'s). */
+    static final String EXACTLY_ONCE_EXAMPLE = "clickhouse-sink-exactly-once.json";
+
     /** Kafka's own converter, instead of the examples' JsonEnvelopeConverter (io.chsink.connect.convert). */
     static final String KAFKA_JSON = "org.apache.kafka.connect.json.JsonConverter";
 
@@ -62,10 +65,14 @@ final class EndToEndPath {
 
     /**
      * Produces {@code rows} events to a new topic of {@code partitions} partitions, creates the connector with
-     * {@code tasks} tasks into {@code db.table} (which must exist, empty) and waits until every row landed.
+     * {@code tasks} tasks into {@code db.table} (which must exist, empty) and waits until every row landed;
+     * {@code exactlyOnce}: with {@link #EXACTLY_ONCE_EXAMPLE} (JSON with schemas only) instead of the format's example.
      */
     static Result run(Stack stack, String db, String table, String topic, long seed, long rows, int partitions,
-            int tasks, Format format, boolean fastJson, Path gcLog, Path jfrFile) throws IOException {
+            int tasks, Format format, boolean fastJson, boolean exactlyOnce, Path gcLog, Path jfrFile) throws IOException {
+        if (exactlyOnce && (format != Format.SCHEMA || !fastJson)) {
+            throw new IllegalArgumentException("the exactly_once example reads JSON with schemas with the fast converter");
+        }
         stack.kafka().createTopic(topic, partitions);
         // Avro: the writer schema registered with the stand-in registry (io.chsink.it.avro.TestRegistry), which the
         // worker's AvroConverter asks once per task and caches.
@@ -74,8 +81,8 @@ final class EndToEndPath {
             Function<Event, byte[]> encode = format == Format.AVRO
                     ? EventAvro.registered(registry, topic + "-value")::encode
                     : EventProducer.format(format == Format.SCHEMA);
-            return run(stack, db, table, topic, seed, rows, partitions, tasks, format, encode, registry, fastJson, gcLog,
-                    jfrFile);
+            return run(stack, db, table, topic, seed, rows, partitions, tasks, format, encode, registry, fastJson,
+                    exactlyOnce ? EXACTLY_ONCE_EXAMPLE : format.example, gcLog, jfrFile);
         } finally {
             if (registry != null) {
                 registry.close();
@@ -85,7 +92,7 @@ final class EndToEndPath {
 
     private static Result run(Stack stack, String db, String table, String topic, long seed, long rows, int partitions,
             int tasks, Format format, Function<Event, byte[]> encode, TestRegistry registry, boolean fastJson,
-            Path gcLog, Path jfrFile) throws IOException {
+            String example, Path gcLog, Path jfrFile) throws IOException {
         long bytes = kafkaValueBytes(seed, rows, encode);
         long p0 = System.nanoTime();
         new EventProducer(stack.kafka().bootstrapServers()).produce(topic, partitions, new EventGenerator(seed), rows,
@@ -107,7 +114,6 @@ final class EndToEndPath {
         overrides.put("clickhouse.password", stack.clickhouse().password());
         overrides.put("clickhouse.database", db);
         overrides.put("topic.to.table.map", topic + ":" + table);
-        String example = format.example;
         if (!fastJson) {
             overrides.put("value.converter", KAFKA_JSON); // the examples read with the connector's converter
         }

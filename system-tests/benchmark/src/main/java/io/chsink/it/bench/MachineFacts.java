@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -38,6 +39,33 @@ final class MachineFacts {
             m.put("clickhouseData", data + " (" + fs + (fs.equals("tmpfs") ? ": in RAM, no disk I/O)" : ")"));
         }
         return m;
+    }
+
+    /**
+     * The commit the run was built from ({@code git rev-parse --short HEAD} in the working directory), with
+     * "+changes" when the work tree differs from it; "?" outside a git work tree.
+     */
+    static String commit() {
+        String head = git("rev-parse", "--short", "HEAD");
+        if (head.isEmpty()) {
+            return "?";
+        }
+        return git("status", "--porcelain", "--untracked-files=no").isEmpty() ? head : head + "+changes";
+    }
+
+    private static String git(String... args) {
+        List<String> cmd = new java.util.ArrayList<>(List.of("git"));
+        cmd.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 ? out : "";
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 
     static double loadAverage() {

@@ -42,7 +42,8 @@ public final class SinkBench {
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
-            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats) {
+            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats, boolean exactlyOnce,
+            String args) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
@@ -51,7 +52,8 @@ public final class SinkBench {
                     + " [--tables 1,10,50,200] [--many-rows N] [--official-plugin DIR|none] [--rounds R]"
                     + " [--ours-props key=value,...]"
                     + " [--worker-jvm-opts -Xmx1g,-XX:...]"
-                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] (M, V: --paths ...M, ...V)";
+                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] (M, V: --paths ...M, ...V)"
+                    + " [--exactly-once] (B: also JSON with schemas under delivery.guarantee=exactly_once, as Bx)";
         }
 
         static Options parse(String[] args, Path workDir) {
@@ -79,6 +81,7 @@ public final class SinkBench {
             long cdcRows = 1_000_000;
             int cdcTables = 4;
             String cdcFormats = "json,avro";
+            boolean exactlyOnce = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--rows" -> {
@@ -118,6 +121,7 @@ public final class SinkBench {
                     case "--cdc-rows" -> cdcRows = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
                     case "--cdc-tables" -> cdcTables = Integer.parseInt(args[++i]);
                     case "--cdc-formats" -> cdcFormats = args[++i];
+                    case "--exactly-once" -> exactlyOnce = true;
                     case "" -> { }
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
                 }
@@ -146,7 +150,21 @@ public final class SinkBench {
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
                     formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
-                    tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats);
+                    tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats, exactlyOnce,
+                    shown(args));
+        }
+
+        /** The options as given, for the report, without --json and its file (the report is that file). */
+        private static String shown(String[] args) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < args.length; i++) {
+                if (args[i].equals("--json")) {
+                    i++;
+                } else if (!args[i].isEmpty()) {
+                    sb.append(sb.length() == 0 ? "" : " ").append(args[i]);
+                }
+            }
+            return sb.toString();
         }
 
         boolean runs(char path) {
@@ -220,6 +238,9 @@ public final class SinkBench {
         report.writeJson(options.json());
         System.out.println();
         System.out.println("JSON: " + options.json().toAbsolutePath());
+        for (Path chart : BenchCharts.write(report, options.json())) {
+            System.out.println("Chart: " + chart);
+        }
         System.exit(report.allChecksEqual() ? 0 : 1);
     }
 
@@ -234,6 +255,9 @@ public final class SinkBench {
     /** Runs the paths the options name, in the order C, A, D, E, B; returns the figures. */
     SinkBenchReport run(Path workerGcLog) throws Exception {
         double loadAtStart = MachineFacts.loadAverage();
+        report.machine.put("date", java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
+        report.machine.put("commit", MachineFacts.commit());
+        report.machine.put("args", o.args().isEmpty() ? "(none)" : o.args());
         report.machine.putAll(MachineFacts.describe(server));
         report.expected = expected;
         if (o.runs('B') || o.runs('M')) {
@@ -279,14 +303,17 @@ public final class SinkBench {
                     throw new IllegalArgumentException("--b-converters takes kafka and/or fast, got " + converter);
                 }
                 if (o.bWithSchema()) {
-                    runB(EndToEndPath.Format.SCHEMA, fast, workerGcLog);
+                    runB(EndToEndPath.Format.SCHEMA, fast, false, workerGcLog);
                 }
                 if (o.bSchemaless()) {
-                    runB(EndToEndPath.Format.SCHEMALESS, fast, workerGcLog);
+                    runB(EndToEndPath.Format.SCHEMALESS, fast, false, workerGcLog);
                 }
                 if (o.bAvro() && fast) {
-                    runB(EndToEndPath.Format.AVRO, true, workerGcLog); // Avro has one converter: the plugin's
+                    runB(EndToEndPath.Format.AVRO, true, false, workerGcLog); // Avro has one converter: the plugin's
                 }
+            }
+            if (o.exactlyOnce()) {
+                runB(EndToEndPath.Format.SCHEMA, true, true, workerGcLog);
             }
         }
         if (o.runs('M')) {
@@ -301,9 +328,14 @@ public final class SinkBench {
     }
 
     private String table(String suffix) {
+        return table(suffix, false);
+    }
+
+    /** A new empty events table; {@code dedup}: with the insert deduplication exactly_once needs. */
+    private String table(String suffix, boolean dedup) {
         String t = o.prefix() + "_" + suffix;
         server.exec("DROP TABLE IF EXISTS " + EventsTable.qualified(DB, t) + " SYNC");
-        server.exec(EventsTable.createSql(DB, t));
+        server.exec(dedup ? EventsTable.createDedupSql(DB, t) : EventsTable.createSql(DB, t));
         return t;
     }
 
@@ -412,28 +444,33 @@ public final class SinkBench {
         }
     }
 
-    private void runB(EndToEndPath.Format f, boolean fast, Path gcLog) throws Exception {
-        String format = f.description + (fast ? "" : ", Kafka's JsonConverter");
+    /**
+     * One run of path B; {@code exactlyOnce}: with config/clickhouse-sink-exactly-once.json into a table that
+     * deduplicates inserts (id Bx, JSON with schemas only).
+     */
+    private void runB(EndToEndPath.Format f, boolean fast, boolean exactlyOnce, Path gcLog) throws Exception {
+        String format = f.description + (fast ? "" : ", Kafka's JsonConverter")
+                + (exactlyOnce ? ", delivery.guarantee=exactly_once" : "");
         System.out.printf("B: end to end (%s), %d partitions, tasks.max=%d, %,d rows...%n", format, o.partitions(),
                 o.tasks(), o.rows());
-        String kind = f.name().toLowerCase(java.util.Locale.ROOT) + (fast ? "" : "_kafka");
+        String kind = f.name().toLowerCase(java.util.Locale.ROOT) + (fast ? "" : "_kafka") + (exactlyOnce ? "_eo" : "");
         String suffix = kind.replace('_', '-') + "-" + Long.toString(System.currentTimeMillis(), 36);
         // Warm-up: up to 1,000,000 rows through a connector of their own into a scratch table, so the worker's JIT has
         // compiled the converter and the connector, as in a worker that has been running a while.
         if (o.warmup()) {
-            warmUpB(f, fast, kind, suffix);
+            warmUpB(f, fast, exactlyOnce, kind, suffix);
         }
-        String table = table("b_" + kind);
+        String table = table("b_" + kind, exactlyOnce);
         String topic = o.prefix() + "-b-" + suffix;
         Path jfr = o.profile() ? o.workDir().resolve("worker-b-" + kind + ".jfr") : null;
         EndToEndPath.Result r = EndToEndPath.run(stack, DB, table, topic, o.seed(), o.rows(), o.partitions(), o.tasks(),
-                f, fast, gcLog, jfr);
+                f, fast, exactlyOnce, gcLog, jfr);
         String id = switch (f) {
             case SCHEMA -> "B";
             case SCHEMALESS -> "B'";
             case AVRO -> "Ba";
         };
-        report(id + (fast ? "" : "k"), format, r, table);
+        report(id + (fast ? "" : "k") + (exactlyOnce ? "x" : ""), format, r, table);
     }
 
     /**
@@ -494,11 +531,12 @@ public final class SinkBench {
         System.out.printf("    warm-up: %,d events over %d tables through each sink (not timed)%n", warmRows, k);
     }
 
-    private void warmUpB(EndToEndPath.Format f, boolean fast, String kind, String suffix) throws Exception {
+    private void warmUpB(EndToEndPath.Format f, boolean fast, boolean exactlyOnce, String kind, String suffix)
+            throws Exception {
         long warmRows = Math.min(o.rows(), 1_000_000);
-        String scratch = table("b_" + kind + "_warmup");
+        String scratch = table("b_" + kind + "_warmup", exactlyOnce);
         EndToEndPath.run(stack, DB, scratch, o.prefix() + "-warmup-" + suffix, o.seed(), warmRows, o.partitions(),
-                o.tasks(), f, fast, null, null);
+                o.tasks(), f, fast, exactlyOnce, null, null);
         server.exec("DROP TABLE " + EventsTable.qualified(DB, scratch) + " SYNC");
         System.out.printf("    warm-up: %,d rows through the worker (not timed)%n", warmRows);
     }

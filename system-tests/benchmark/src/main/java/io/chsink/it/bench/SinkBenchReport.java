@@ -76,7 +76,7 @@ final class SinkBenchReport {
                 && many.stream().allMatch(ManyTablesPath.Run::checksOk);
     }
 
-    private Path path(String id) {
+    Path path(String id) {
         return paths.stream().filter(p -> p.id.equals(id)).findFirst().orElse(null);
     }
 
@@ -88,7 +88,7 @@ final class SinkBenchReport {
     }
 
     private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"},
-        {"Bk", "C"}, {"B'k", "C"}, {"Ba", "C"}, {"Ba", "B"}};
+        {"Bk", "C"}, {"B'k", "C"}, {"Ba", "C"}, {"Ba", "B"}, {"Bx", "B"}};
 
     void print(PrintStream out) {
         out.println();
@@ -126,7 +126,7 @@ final class SinkBenchReport {
         }
         out.println(ratios);
         out.println("  (B = JSON with schemas, B' = schemaless JSON, read with the examples' JsonEnvelopeConverter; Bk, B'k ="
-                + " the same read with Kafka's JsonConverter)");
+                + " the same read with Kafka's JsonConverter; Bx = B with config/clickhouse-sink-exactly-once.json)");
 
         Path a = path("A");
         if (a != null) {
@@ -244,7 +244,7 @@ final class SinkBenchReport {
     }
 
     /** Mean rows/s and worker CPU per row of one sink at one K over the rounds; NaN when it did not run. */
-    private double[] mean(ManyTablesPath.Sink sink, int k) {
+    double[] mean(ManyTablesPath.Sink sink, int k) {
         double rate = 0;
         double cpu = 0;
         int n = 0;

@@ -20,9 +20,11 @@ class SinkBenchQuickTest {
         // One task: the shared test broker rebalances a new consumer group at once (group.initial.rebalance.delay.ms=0),
         // and blocks inserted before a rebalance may come again (at-least-once); one consumer never rebalances.
         Path json = json("bench-quick.json");
-        SinkBenchReport report = run("quick_", json, "--rows", "20000", "--sample", "500", "--tasks", "1");
+        SinkBenchReport report = run("quick_", json, "--rows", "20000", "--sample", "500", "--tasks", "1",
+                "--exactly-once");
 
-        assertEquals(List.of("C", "A", "D", "E", "B", "B'", "Ba", "Bk", "B'k"), report.paths.stream().map(p -> p.id).toList());
+        assertEquals(List.of("C", "A", "D", "E", "B", "B'", "Ba", "Bk", "B'k", "Bx"),
+                report.paths.stream().map(p -> p.id).toList());
         for (SinkBenchReport.Path p : report.paths) {
             assertTrue(p.check.ok(), p.id + " (" + p.what + "): table " + p.check.table() + " has count()="
                     + p.check.count() + " and " + p.check.line() + ", expected " + p.check.expected());
@@ -30,6 +32,8 @@ class SinkBenchQuickTest {
         assertEquals(500, report.paths.get(3).rows, "E runs on the sample");
         assertTrue(report.allChecksEqual());
         assertTrue(Files.readString(json).contains("\"allChecksEqual\": true"));
+        assertCharts(report, json, List.of("bench-quick-paths.svg", "bench-quick-guarantees.svg"),
+                List.of("B'k", "Bx", "exactly_once (Bx)", "at_least_once (B)", "CPU µs per row"));
     }
 
     /**
@@ -54,6 +58,7 @@ class SinkBenchQuickTest {
         }
         assertTrue(report.allChecksEqual());
         assertTrue(Files.readString(json).contains("\"V-json-debezium/V-json-none\""));
+        assertCharts(report, json, List.of("bench-quick-v-paths.svg"), List.of("V-json-debezium", "V-json-none"));
     }
 
     /**
@@ -106,6 +111,29 @@ class SinkBenchQuickTest {
         }
         assertTrue(report.allChecksEqual());
         assertTrue(Files.readString(json).contains("\"manyTables\""));
+        assertCharts(report, json, List.of("bench-quick-m-many-tables.svg"),
+                List.of("Many tables: 10,000 events over K tables", "worker CPU µs per row", ">ours<"));
+    }
+
+    /**
+     * The run's charts are exactly the files {@code names} next to its JSON, each an SVG document naming the commit
+     * and carrying {@code texts} (categories, series, titles; JFreeSVG writes text as text elements).
+     */
+    private static void assertCharts(SinkBenchReport report, Path json, List<String> names, List<String> texts)
+            throws java.io.IOException {
+        List<Path> written = BenchCharts.write(report, json);
+        assertEquals(names, written.stream().map(p -> p.getFileName().toString()).toList());
+        StringBuilder all = new StringBuilder();
+        for (Path p : written) {
+            String svg = Files.readString(p);
+            assertTrue(svg.startsWith("<!DOCTYPE svg") && svg.contains("<svg "), p + " is an SVG document");
+            assertTrue(svg.contains("commit " + report.machine.get("commit")), p + " names the commit");
+            all.append(svg);
+        }
+        for (String t : texts) {
+            assertTrue(all.toString().contains(t.replace("'", "&apos;")) || all.toString().contains(t),
+                    "the charts show " + t);
+        }
     }
 
     private static Path json(String name) throws java.io.IOException {
