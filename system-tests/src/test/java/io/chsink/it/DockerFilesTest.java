@@ -126,6 +126,29 @@ class DockerFilesTest {
         assertTrue(dockerfile.contains("COPY --chown=appuser:appuser config/connect-distributed.properties "));
     }
 
+    /**
+     * Both images run the worker with the Prometheus JMX exporter agent that PrometheusMetricsTest ran (the system
+     * tests' jmx.prometheus.version) and the repository's rules, on the port they expose.
+     */
+    @Test
+    void bothImagesRunTheTestedPrometheusAgentWithTheRepositoryRules() throws IOException {
+        Matcher pinned = Pattern.compile("<jmx\\.prometheus\\.version>([^<]+)</jmx\\.prometheus\\.version>")
+                .matcher(Files.readString(REPO.resolve("system-tests/pom.xml")));
+        assertTrue(pinned.find(), "system-tests/pom.xml pins jmx.prometheus.version");
+        for (String name : List.of("Dockerfile", "Dockerfile.cp-kafka-connect")) {
+            String text = Files.readString(DOCKER.resolve(name));
+            assertEquals(pinned.group(1), args(text).get("JMX_PROMETHEUS_VERSION"), name + ": the tested agent");
+            assertTrue(copySources(DOCKER.resolve(name)).contains("https://repo1.maven.org/maven2/io/prometheus/jmx/"
+                    + "jmx_prometheus_javaagent/" + pinned.group(1) + "/jmx_prometheus_javaagent-" + pinned.group(1)
+                    + ".jar"), name + " adds the agent from Maven Central");
+            assertTrue(text.contains("COPY --chown=appuser:appuser config/jmx-prometheus.yml /opt/jmx-exporter/jmx-prometheus.yml"),
+                    name + " copies the rules");
+            assertTrue(text.contains("KAFKA_OPTS=\"-javaagent:/opt/jmx-exporter/jmx_prometheus_javaagent.jar=9404:"
+                    + "/opt/jmx-exporter/jmx-prometheus.yml\""), name + " starts the worker with the agent");
+            assertTrue(Pattern.compile("(?m)^EXPOSE .*\\b9404\\b").matcher(text).find(), name + " exposes 9404");
+        }
+    }
+
     /** setup creates the connector from config/ itself (mounted read-only), not from a copy kept in docker/. */
     @Test
     @SuppressWarnings("unchecked")
