@@ -107,13 +107,13 @@ public class ClickHouseSinkTask extends SinkTask {
         stats.register(LOG);
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
-        delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf);
+        Consumption consumption = Consumption.of(context);
+        delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf, consumption);
         rows = RowSources.create(config, client, stats::currentRowRead, stats::currentRowCacheHit);
         evolution = Evolutions.create(config, client);
         InsertLimits limits = new InsertLimits(client, delivery.insertsPerTable()); // per table, from its engine
         pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
                 delivery::beforeAttempt), INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
-        Consumption consumption = Consumption.of(context);
         backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
         heldPolls = new HeldPolls(config.debeziumCdc() ? config.cdcReadPolls() : 1);
         rewinds = new Rewinds(consumption, heldPolls);
@@ -133,18 +133,19 @@ public class ClickHouseSinkTask extends SinkTask {
     }
 
     @Override
-    public void put(Collection<SinkRecord> records) {
+    public void put(Collection<SinkRecord> delivered) {
         collectCompletions();
         if (fatal != null) {
             throw fatal;
         }
         long now = System.currentTimeMillis();
         batchMs = now;
-        if (!records.isEmpty()) {
+        if (!delivered.isEmpty()) {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
+        stats.received(delivered.size());
+        Collection<SinkRecord> records = delivery.admit(delivered);
         tables.resolve(records, now);
-        stats.received(records.size());
         Collection<SinkRecord> batch = heldPolls.with(records);
         if (rows.prepare(batch, heldPolls.mayHold(records, now))) {
             heldPolls.clear();
@@ -153,7 +154,7 @@ public class ClickHouseSinkTask extends SinkTask {
             heldPolls.hold(records, now); // appended with a later poll, after one read for all
             stats.pollHeld();
         }
-        if (!records.isEmpty()) {
+        if (!delivered.isEmpty()) {
             lastRecordsMs = now;
         } else if (now - lastRecordsMs >= IDLE_MS) {
             buffer.sealBurstEnd(); // the end of a burst: no reason to wait for flush.interval.ms
@@ -175,7 +176,6 @@ public class ClickHouseSinkTask extends SinkTask {
     }
 
     private void appendAll(Collection<SinkRecord> records) {
-        delivery.prepare(records);
         // Consecutive records mostly come from one topic: its table (and, as the delivery allows, its open block)
         // are looked up once per run.
         String lastTopic = null;
@@ -461,7 +461,13 @@ public class ClickHouseSinkTask extends SinkTask {
         pending.addAll(pipeline.inFlightBlocks());
         Map<TopicPartition, Long> notInBlocks = new HashMap<>(rewinds.pending());
         heldPolls.firstOffsets().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
-        return OffsetTracker.committable(currentOffsets, pending, notInBlocks);
+        delivery.uncommittable().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
+        Map<TopicPartition, OffsetAndMetadata> committable = OffsetTracker.committable(currentOffsets, pending,
+                notInBlocks);
+        if (pipeline.failing() == null) { // during an outage the state table cannot take the marks either
+            delivery.committing(committable);
+        }
+        return committable;
     }
 
     /**

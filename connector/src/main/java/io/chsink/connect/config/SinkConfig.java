@@ -195,7 +195,7 @@ public final class SinkConfig extends AbstractConfig {
                     Importance.LOW,
                     "exactly_once only: table in clickhouse.database where block compositions are recorded. The "
                             + "connector creates it (a KeeperMap where the server has one, else a ReplacingMergeTree "
-                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT and SELECT on it (and ALTER DELETE to move offsets through the REST API). For "
+                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT, SELECT and ALTER DELETE on it (ALTER DELETE prunes recorded blocks as offsets are committed, and moves offsets through the REST API). For "
                             + "Replicated or Shared MergeTree targets it must be replicated too (a KeeperMap, or a "
                             + "ReplacingMergeTree in a Replicated database or on ClickHouse Cloud, or a "
                             + "ReplicatedReplacingMergeTree you create: see docs/exactly-once.md); validation and "

@@ -7,6 +7,8 @@ import io.chsink.connect.config.DeliveryGuarantee;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -30,7 +32,17 @@ public final class AtLeastOnceDelivery implements Delivery {
     }
 
     @Override
-    public void prepare(Collection<SinkRecord> records) {
+    public Collection<SinkRecord> admit(Collection<SinkRecord> records) {
+        return records;
+    }
+
+    @Override
+    public Map<TopicPartition, Long> uncommittable() {
+        return Map.of();
+    }
+
+    @Override
+    public void committing(Map<TopicPartition, OffsetAndMetadata> offsets) {
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.exactlyonce.ExactlyOnceDelivery;
 import io.chsink.connect.exactlyonce.StateStore;
 import io.chsink.connect.exactlyonce.TargetTables;
+import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.schema.TableId;
 import java.util.function.ToIntFunction;
 
@@ -14,14 +15,17 @@ public final class Deliveries {
     private Deliveries() {
     }
 
-    /** @param partitionsOf the Kafka partitions of this task routed to a table (for the dedup window check) */
+    /**
+     * @param partitionsOf the Kafka partitions of this task routed to a table (for the dedup window check)
+     * @param consumption Connect's consumer, for the seeks exactly_once makes to check handled marks
+     */
     public static Delivery create(SinkConfig config, Client client, BlockBuffer buffer, BlockOpener opener,
-            String connector, ToIntFunction<TableId> partitionsOf) {
+            String connector, ToIntFunction<TableId> partitionsOf, Consumption consumption) {
         switch (config.deliveryGuarantee()) {
             case EXACTLY_ONCE:
                 TableId stateTable = new TableId(config.database(), config.exactlyOnceStateTable());
                 return new ExactlyOnceDelivery(buffer, opener, () -> StateStore.open(client, stateTable, connector),
-                        TargetTables.of(client, stateTable, partitionsOf), connector);
+                        TargetTables.of(client, stateTable, partitionsOf), connector, consumption);
             case AT_LEAST_ONCE:
                 return new AtLeastOnceDelivery(buffer, opener);
             default:

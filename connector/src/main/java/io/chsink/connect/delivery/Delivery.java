@@ -4,23 +4,30 @@ import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * The delivery guarantee, chosen once when the task starts ({@link Deliveries#create}): which block a record goes
  * to, what happens when blocks are sealed, submitted, attempted, verified and revoked, and which blocks the task
- * may not drop. The task calls every method unconditionally, in this order for a batch: {@link #prepare}, then per
+ * may not drop. The task calls every method unconditionally, in this order for a batch: {@link #admit}, then per
  * record {@link #blockFor} and {@link #appended} (or {@link #skipped}); for each block taken from the buffer
- * {@link #beforeSubmit}; on the insert thread {@link #beforeAttempt}; once inserted {@link #verified}.
+ * {@link #beforeSubmit}; on the insert thread {@link #beforeAttempt}; once inserted {@link #verified}; in preCommit
+ * {@link #uncommittable} and {@link #committing}.
  *
  * <p>Implementations: {@link AtLeastOnceDelivery} (blocks span the partitions of a table) and
  * {@link io.chsink.connect.exactlyonce.ExactlyOnceDelivery} (one-partition blocks, recorded before insert,
  * rebuilt after a restart). Everything but {@link #beforeAttempt} runs on the task thread.
  */
 public interface Delivery {
-    /** Before the records of a batch are appended (exactly_once: loads the recorded blocks of new partitions). */
-    void prepare(Collection<SinkRecord> records);
+    /**
+     * A batch as Connect delivered it, before anything else looks at it: returns the records to go on with (the
+     * batch itself, or a copy without those written before). exactly_once: loads what the state table holds for
+     * partitions new to the task, and drops records below a partition's handled mark.
+     */
+    Collection<SinkRecord> admit(Collection<SinkRecord> records);
 
     /**
      * The block a record goes to. {@code cached} is the block the previous record of the same topic went to, as
@@ -48,6 +55,15 @@ public interface Delivery {
 
     /** The partitions are revoked; their blocks have been dropped from the buffer. */
     void revoked(Collection<TopicPartition> partitions);
+
+    /** Per partition, an offset beyond which nothing may be committed yet (exactly_once: marks being checked). */
+    Map<TopicPartition, Long> uncommittable();
+
+    /**
+     * preCommit is about to return these offsets (every record below them is handled); not called while an insert
+     * is failing. exactly_once: stores them as the partitions' handled marks and prunes the blocks below.
+     */
+    void committing(Map<TopicPartition, OffsetAndMetadata> offsets);
 
     /** How many inserts into one table may be in flight together. */
     int insertsPerTable();

@@ -7,14 +7,17 @@ import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.DeliveryGuarantee;
 import io.chsink.connect.delivery.BlockOpener;
 import io.chsink.connect.delivery.Delivery;
+import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -27,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * recorded before its insert; a partition's recorded blocks that may not be committed are rebuilt from the
  * redelivered records, with the same rows in the same order and the same token, before any new block of that
  * partition. A rebuild is sealed only by its owner, when its offset range is complete, never by time, size or
- * memory pressure: {@link #mustComplete()} names the partitions whose consumption must go on until then.
+ * memory pressure: {@link #mustComplete()} names the partitions whose consumption must go on until then. What
+ * preCommit returns is stored as each partition's handled mark ({@link HandledOffsets}): blocks below it are pruned
+ * while the task runs, and records below it that Connect delivers again are dropped ({@link #admit}).
  */
 public final class ExactlyOnceDelivery implements Delivery {
     private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceDelivery.class);
@@ -59,15 +64,22 @@ public final class ExactlyOnceDelivery implements Delivery {
     /** Per loaded partition, its epoch (offsets altered through the REST API: docs/exactly-once.md). */
     private final Map<TopicPartition, Long> epochs = new HashMap<>();
     private TopicPartition lastTp;
+    /** Per loaded partition, its handled mark and what is prunable below it. */
+    private final HandledOffsets handled = new HandledOffsets();
+    private final Consumption consumption;
+    /** Consecutive commits whose marks could not be stored (the first one is logged). */
+    private int markFailures;
 
     /**
      * @param store opens the state table (creating it if needed) on first use, so a task starts while ClickHouse is
      *     down
      * @param targets refuses a table that cannot take exactly_once inserts (throws)
+     * @param consumption seeks a partition to check its handled mark against the record there
      */
     public ExactlyOnceDelivery(BlockBuffer buffer, BlockOpener opener, Supplier<? extends RecordedBlocks> store,
-            TargetTables targets, String connector) {
+            TargetTables targets, String connector, Consumption consumption) {
         this.buffer = buffer;
+        this.consumption = consumption;
         this.opener = opener;
         this.storeOpener = store;
         this.targets = targets;
@@ -87,35 +99,145 @@ public final class ExactlyOnceDelivery implements Delivery {
         return s;
     }
 
-    /** Loads the recorded blocks of partitions whose first record since the task got them is in this batch. */
+    /**
+     * Loads what the state table holds for partitions whose first record since the task got it is in this batch,
+     * and drops the records below a partition's handled mark ({@link HandledOffsets}): written before, redelivered
+     * because Connect's commit of the mark failed or had not happened. Returns the records to go on with (the batch
+     * itself when none is dropped).
+     */
     @Override
-    public void prepare(Collection<SinkRecord> records) {
-        Map<TopicPartition, SinkRecord> firsts = new LinkedHashMap<>();
+    public Collection<SinkRecord> admit(Collection<SinkRecord> records) {
+        List<SinkRecord> kept = null; // a copy, once a record is dropped
+        Map<TopicPartition, Long> seeks = null;
+        int seen = 0;
         for (SinkRecord r : records) {
             TopicPartition tp = partitionOf(r);
-            if (!planner.isLoaded(tp) && !firsts.containsKey(tp)) {
-                firsts.put(tp, r);
+            HandledOffsets.Decision d = HandledOffsets.Decision.KEEP;
+            if (!handled.keepsFrom(tp, r.kafkaOffset())) {
+                HandledOffsets.Outcome o = handled.isLoaded(tp) ? handled.next(tp, r.kafkaOffset(), timestampOf(r))
+                        : load(tp, r);
+                d = o.decision();
+                if (o.log() != null) {
+                    if (o.warn()) {
+                        LOG.warn("{}", o.log());
+                    } else {
+                        LOG.info("{}", o.log());
+                    }
+                }
+                if (o.stale()) {
+                    forget(tp, "the handled mark");
+                }
+                if (o.seekTo() >= 0) {
+                    if (seeks == null) {
+                        seeks = new HashMap<>();
+                    }
+                    seeks.put(tp, o.seekTo());
+                }
+            }
+            if (d == HandledOffsets.Decision.DROP && kept == null) {
+                kept = new ArrayList<>(records.size());
+                Iterator<SinkRecord> before = records.iterator();
+                for (int i = 0; i < seen; i++) {
+                    kept.add(before.next());
+                }
+            }
+            if (kept != null && d == HandledOffsets.Decision.KEEP) {
+                kept.add(r);
+            }
+            seen++;
+        }
+        handled.batchDone();
+        if (seeks != null) {
+            LOG.info("Seeking {} to check the handled marks against the records there", seeks);
+            consumption.seek(seeks);
+        }
+        return kept == null ? records : kept;
+    }
+
+    /** The partition's first record since the task got it: what the state table holds for it, and its mark's verdict. */
+    private HandledOffsets.Outcome load(TopicPartition tp, SinkRecord first) {
+        RecordedPartition state;
+        try {
+            state = store().load(tp, first.kafkaOffset());
+        } catch (RuntimeException ex) {
+            throw new RetriableException("Could not read the recorded blocks of " + tp
+                    + " from the exactly-once state table: " + ex.getMessage(), ex);
+        }
+        epochs.put(tp, state.epoch());
+        List<BlockManifest> blocks = state.blocks();
+        boolean stale = planner.loaded(tp, blocks, first.kafkaOffset(), timestampOf(first));
+        if (stale) {
+            LOG.warn("{}: the recorded blocks from offset {} belong to an earlier topic of the same name (record "
+                    + "timestamps differ); ignoring them", tp, first.kafkaOffset());
+            blocks = List.of();
+        }
+        HandledOffsets.Outcome o = handled.first(tp, state.mark(), state.blocksBelow(), blocks, first.kafkaOffset(),
+                timestampOf(first));
+        if (stale) {
+            forget(tp, "the recorded blocks");
+        }
+        List<BlockManifest> rebuilt = new ArrayList<>();
+        for (BlockManifest b : blocks) {
+            if (b.lastOffset() >= state.mark().below()) { // below a mark that holds: never redelivered to a block
+                rebuilt.add(b);
             }
         }
-        for (Map.Entry<TopicPartition, SinkRecord> e : firsts.entrySet()) {
-            SinkRecord first = e.getValue();
-            List<BlockManifest> blocks;
-            try {
-                blocks = store().load(e.getKey(), first.kafkaOffset());
-                epochs.put(e.getKey(), store().epoch(e.getKey()));
-            } catch (RuntimeException ex) {
-                throw new RetriableException("Could not read the recorded blocks of " + e.getKey()
-                        + " from the exactly-once state table: " + ex.getMessage(), ex);
-            }
-            boolean stale = planner.loaded(e.getKey(), blocks, first.kafkaOffset(), timestampOf(first));
-            if (stale) {
-                LOG.warn("{}: the recorded blocks from offset {} belong to an earlier topic of the same name (record "
-                        + "timestamps differ); ignoring them", e.getKey(), first.kafkaOffset());
-            } else if (!blocks.isEmpty()) {
-                LOG.info("{}: {} recorded blocks from offset {} to {} are rebuilt before new ones", e.getKey(),
-                        blocks.size(), blocks.get(0).firstOffset(), blocks.get(blocks.size() - 1).lastOffset());
+        if (!rebuilt.isEmpty() && !o.stale()) {
+            LOG.info("{}: {} recorded blocks from offset {} to {} are rebuilt before new ones", tp, rebuilt.size(),
+                    rebuilt.get(0).firstOffset(), rebuilt.get(rebuilt.size() - 1).lastOffset());
+        }
+        return o;
+    }
+
+    /**
+     * The partition's recorded blocks are of an earlier log of the same name (the topic was re-created): none is
+     * rebuilt, and they are deleted from the state table now, before this log's first block is recorded, so that no
+     * later owner takes them for blocks of this log. A failed delete is logged; this task ignores them all the same.
+     */
+    private void forget(TopicPartition tp, String what) {
+        planner.forget(tp);
+        Map<TopicPartition, Long> all = Map.of(tp, Long.MAX_VALUE);
+        try {
+            store().prune(all);
+            handled.pruned(all);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not delete the recorded blocks of the earlier topic of the same name ({} did not hold)"
+                    + " from the exactly-once state table: {}", tp, what, e.getMessage());
+        }
+    }
+
+    /**
+     * preCommit is about to return these offsets: every record below them is handled. When that makes a prune due
+     * ({@link HandledOffsets#toStore}), stores them as the partitions' handled marks, before Connect is given them,
+     * then deletes the blocks below. A failure leaves the old marks (pruning waits) and is logged: the offsets are
+     * committed all the same.
+     */
+    @Override
+    public void committing(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        Map<TopicPartition, Long> committable = new HashMap<>();
+        offsets.forEach((tp, o) -> committable.put(tp, o.offset()));
+        Map<TopicPartition, HandledOffsets.Mark> marks = handled.toStore(committable);
+        Map<TopicPartition, Long> prune = Map.of();
+        try {
+            store().storeMarks(marks);
+            marks.forEach(handled::stored);
+            prune = handled.toPrune();
+            store().prune(prune);
+            handled.pruned(prune);
+            markFailures = 0;
+        } catch (RuntimeException e) {
+            if (markFailures++ == 0) {
+                LOG.warn("Could not store the handled marks of {} in the exactly-once state table (recorded blocks "
+                        + "are pruned once it can): {}", marks.isEmpty() ? prune.keySet() : marks.keySet(),
+                        e.getMessage());
             }
         }
+    }
+
+    /** Partitions whose handled mark is being checked: nothing beyond where Connect started them is committable. */
+    @Override
+    public Map<TopicPartition, Long> uncommittable() {
+        return handled.unsettled();
     }
 
     /**
@@ -222,6 +344,7 @@ public final class ExactlyOnceDelivery implements Delivery {
         if (b.manifest() == null) {
             TopicPartition tp = b.key().partition();
             b.manifest(BlockManifest.of(connector, b, epochs.getOrDefault(tp, 0L)));
+            handled.recorded(b.manifest());
         }
         planner.add(b.manifest());
     }
@@ -240,12 +363,14 @@ public final class ExactlyOnceDelivery implements Delivery {
     public void verified(TableBlock b) {
         if (b.manifest() != null) {
             planner.verified(b.manifest());
+            handled.verified(b.manifest());
         }
     }
 
     @Override
     public void revoked(Collection<TopicPartition> partitions) {
         planner.revoked(partitions);
+        handled.revoked(partitions);
         rebuilding.keySet().removeAll(partitions);
         epochs.keySet().removeAll(partitions);
     }

@@ -42,6 +42,11 @@ public final class ReplayPlanner {
         return false;
     }
 
+    /** The partition's recorded blocks are of an earlier topic of the same name: none is rebuilt. */
+    public void forget(TopicPartition tp) {
+        recorded.put(tp, new TreeMap<>());
+    }
+
     /** The recorded block holding this offset, or null: the record goes to a new block. */
     public BlockManifest blockOf(TopicPartition tp, long offset) {
         NavigableMap<Long, BlockManifest> m = recorded.get(tp);

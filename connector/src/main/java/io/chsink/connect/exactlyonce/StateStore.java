@@ -43,6 +43,9 @@ public final class StateStore implements RecordedBlocks {
     static final String MARKER_TOKEN = "chsink-epoch";
     /** A marker's recorded_at: with the 30-day TTL added, still within DateTime's range (up to 2106). */
     static final String MARKER_RECORDED_AT = "2100-01-01 00:00:00";
+    /** The first offset of a partition's handled mark row ({@link #storeMarks}). */
+    static final long MARK_OFFSET = -2;
+    static final String MARK_TOKEN = "chsink-handled";
 
     private final Client client;
     private final TableId table;
@@ -162,49 +165,109 @@ public final class StateStore implements RecordedBlocks {
     }
 
     /**
-     * The recorded blocks of a partition whose range ends at or after {@code fromOffset} (the first offset
-     * redelivered), in offset order: the ones that may not be committed yet.
+     * Everything the state table holds for a partition, read in one query: its recorded blocks that end at or after
+     * {@code fromOffset} (the first offset redelivered) in offset order, how many end before it, its epoch marker and
+     * its handled mark. Per partition that is a bounded number of rows (docs/exactly-once.md, "Bounded state").
      */
     @Override
-    public List<BlockManifest> load(TopicPartition tp, long fromOffset) {
+    public RecordedPartition load(TopicPartition tp, long fromOffset) {
         Map<String, Object> p = new HashMap<>();
         p.put("connector", connector);
         p.put("topic", tp.topic());
         p.put("partition", tp.partition());
-        p.put("from", fromOffset);
         List<GenericRecord> rows = client.queryAll("SELECT first_offset, last_offset, target_database, "
                 + "target_table, rows, first_timestamp, token FROM " + table.quoted() + (keeperMap ? "" : " FINAL")
                 + " WHERE connector = {connector:String} AND topic = {topic:String} AND partition = {partition:Int32}"
-                + " AND last_offset >= {from:Int64} ORDER BY first_offset", p, readSettings());
-        List<BlockManifest> out = new ArrayList<>(rows.size());
+                + " ORDER BY first_offset", p, readSettings());
+        List<BlockManifest> blocks = new ArrayList<>(rows.size());
+        long below = 0;
+        long epoch = 0;
+        HandledOffsets.Mark mark = HandledOffsets.Mark.NONE;
         for (GenericRecord r : rows) {
-            out.add(new BlockManifest(new TableId(r.getString("target_database"), r.getString("target_table")), tp,
-                    r.getLong("first_offset"), r.getLong("last_offset"), (int) r.getLong("rows"),
-                    r.getLong("first_timestamp"), r.getString("token")).markRecorded());
+            long first = r.getLong("first_offset");
+            long last = r.getLong("last_offset");
+            if (first == MARKER_OFFSET) {
+                epoch = r.getLong("first_timestamp");
+            } else if (first == MARK_OFFSET) {
+                mark = new HandledOffsets.Mark(last, anchorOf(r.getString("token")), r.getLong("first_timestamp"));
+            } else if (first < 0) {
+                continue; // a row of a later version of the connector
+            } else if (last < fromOffset) {
+                below++;
+            } else {
+                blocks.add(new BlockManifest(new TableId(r.getString("target_database"), r.getString("target_table")),
+                        tp, first, last, (int) r.getLong("rows"), r.getLong("first_timestamp"), r.getString("token"))
+                        .markRecorded());
+            }
         }
-        if (keeperMap) {
-            prune(tp, fromOffset);
+        return new RecordedPartition(blocks, below, epoch, mark);
+    }
+
+    /** The anchor offset in a mark's token ({@value #MARK_TOKEN}/offset), or -1 when it has none. */
+    static long anchorOf(String token) {
+        if (!token.startsWith(MARK_TOKEN + "/")) {
+            return -1;
         }
-        return out;
+        try {
+            return Long.parseLong(token.substring(MARK_TOKEN.length() + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /**
-     * The partition's epoch, for the tokens of the blocks built from now on
-     * ({@link BlockManifest#of(String, io.chsink.connect.block.TableBlock, long)}): 0 until its offsets are first
-     * altered or reset through Connect's REST API, then the value {@link #reset} wrote. Read it when the partition's
-     * recorded blocks are loaded ({@link #load}), i.e. once per partition after the task got it: it changes only
-     * while the connector is stopped.
+     * Writes the partitions' handled marks in one statement: per partition a row with {@code first_offset = }
+     * {@value #MARK_OFFSET}, the mark in {@code last_offset}, the anchor's timestamp in {@code first_timestamp} and
+     * its offset in the token; it replaces the partition's previous mark (same key), and in a ReplacingMergeTree it
+     * never expires ({@link #MARKER_RECORDED_AT}).
      */
     @Override
-    public long epoch(TopicPartition tp) {
+    public void storeMarks(Map<TopicPartition, HandledOffsets.Mark> marks) {
+        if (marks.isEmpty()) {
+            return;
+        }
+        StringBuilder rows = new StringBuilder();
+        for (Map.Entry<TopicPartition, HandledOffsets.Mark> e : marks.entrySet()) {
+            HandledOffsets.Mark m = e.getValue();
+            rows.append(rows.length() == 0 ? "" : ",").append(e.getKey().topic()).append('/')
+                    .append(e.getKey().partition()).append('/').append(m.below()).append('/')
+                    .append(m.anchorOffset()).append('/').append(m.anchorTimestamp());
+        }
         Map<String, Object> p = new HashMap<>();
         p.put("connector", connector);
-        p.put("topic", tp.topic());
-        p.put("partition", tp.partition());
-        List<GenericRecord> rows = client.queryAll("SELECT first_timestamp FROM " + table.quoted()
-                + (keeperMap ? "" : " FINAL") + " WHERE connector = {connector:String} AND topic = {topic:String} AND "
-                + "partition = {partition:Int32} AND first_offset = " + MARKER_OFFSET, p, readSettings());
-        return rows.isEmpty() ? 0 : rows.get(0).getLong("first_timestamp");
+        p.put("marks", rows.toString());
+        String values = "{connector:String}, f[1], toInt32(f[2]), " + MARK_OFFSET + ", toInt64(f[3]), '', '', 0, "
+                + "toInt64(f[5]), concat(" + literal(MARK_TOKEN + "/") + ", f[4]), toUnixTimestamp64Nano(now64(9))";
+        String from = " FROM (SELECT splitByChar('/', arrayJoin(splitByChar(',', {marks:String}))) AS f)";
+        run(client, keeperMap
+                ? "INSERT INTO " + table.quoted() + " SELECT concat({connector:String}, '/', f[1], '/', f[2], '/', "
+                        + literal(Long.toString(MARK_OFFSET)) + "), " + values + from
+                : "INSERT INTO " + table.quoted() + " (connector, topic, partition, first_offset, last_offset, "
+                        + "target_database, target_table, rows, first_timestamp, token, version, recorded_at) SELECT "
+                        + values + ", toDateTime(" + literal(MARKER_RECORDED_AT) + ", 'UTC')" + from, p);
+    }
+
+    /**
+     * Deletes, in one statement, each partition's recorded blocks that end below its bound (its handled mark, or
+     * the offset Connect started it at): blocks whose records are all handled and will never be rebuilt. The epoch
+     * marker and the handled mark (negative first offsets) stay.
+     */
+    @Override
+    public void prune(Map<TopicPartition, Long> below) {
+        if (below.isEmpty()) {
+            return;
+        }
+        StringBuilder bounds = new StringBuilder();
+        for (Long b : below.values()) {
+            bounds.append(bounds.length() == 0 ? "" : ",").append(b);
+        }
+        Map<String, Object> p = new HashMap<>();
+        p.put("connector", connector);
+        p.put("keys", keys(below.keySet()));
+        p.put("bounds", bounds.toString());
+        run(client, "DELETE FROM " + table.quoted() + " WHERE connector = {connector:String} AND first_offset >= 0 "
+                + "AND last_offset < mapFromArrays(splitByChar(',', {keys:String}), arrayMap(x -> toInt64(x), "
+                + "splitByChar(',', {bounds:String})))[concat(topic, '/', toString(partition))]", p);
     }
 
     /** What {@link #reset} did to one partition. */
@@ -224,14 +287,15 @@ public final class StateStore implements RecordedBlocks {
     /**
      * The partitions' offsets are being altered or reset through Connect's REST API (the connector is stopped):
      * the records consumed next are to be inserted again, whatever was inserted before. For each partition, first
-     * a new epoch is written ({@link #nextEpoch}: it only grows), then the partition's recorded blocks are deleted,
-     * so that no earlier block is rebuilt with its old token and no new block gets a token of before. Either step
+     * a new epoch is written ({@link #nextEpoch}: it only grows), then the partition's recorded blocks and its handled
+     * mark are deleted, so that no earlier block is rebuilt with its old token, no new block gets a token of before,
+     * and no record below the old mark is taken for one written before ({@link HandledOffsets}). Either step
      * may fail (an exception); a repeated call completes the work, and a partial one is harmless: a higher epoch
      * with the blocks still recorded is what a task would see had it never been reset.
      *
      * <p>The epoch is a marker row of the partition with {@code first_offset = last_offset = -1} and the epoch in
-     * {@code first_timestamp}: {@link #load} asks for {@code last_offset >= } a Kafka offset (never negative) and
-     * pruning keeps rows with a negative {@code first_offset}, so neither ever sees it; in a ReplacingMergeTree its
+     * {@code first_timestamp}: {@link #load} tells it by its first offset and pruning keeps rows with a negative
+     * {@code first_offset}; in a ReplacingMergeTree its
      * {@code recorded_at} is {@value #MARKER_RECORDED_AT}, so the 30-day TTL never removes it.
      */
     public Map<TopicPartition, Reset> reset(Collection<TopicPartition> partitions, long nowMs) {
@@ -257,7 +321,7 @@ public final class StateStore implements RecordedBlocks {
             write(tp, MARKER_OFFSET, MARKER_OFFSET, "", "", 0, epoch, MARKER_TOKEN, true);
             out.put(tp, new Reset(f[0], f[1], epoch));
         }
-        run(client, "DELETE FROM " + table.quoted() + which + " AND first_offset >= 0", p);
+        run(client, "DELETE FROM " + table.quoted() + which + " AND first_offset != " + MARKER_OFFSET, p);
         return out;
     }
 
@@ -285,22 +349,6 @@ public final class StateStore implements RecordedBlocks {
             s.serverSetting("select_sequential_consistency", "1"); // replicated state tables: see the latest write
         }
         return s;
-    }
-
-    /** KeeperMap has no TTL: blocks wholly before the first redelivered offset are committed and go. */
-    private void prune(TopicPartition tp, long fromOffset) {
-        Map<String, Object> p = new HashMap<>();
-        p.put("connector", connector);
-        p.put("topic", tp.topic());
-        p.put("partition", tp.partition());
-        p.put("from", fromOffset);
-        try {
-            run(client, "DELETE FROM " + table.quoted() + " WHERE connector = {connector:String} AND "
-                    + "topic = {topic:String} AND partition = {partition:Int32} AND last_offset < {from:Int64} AND "
-                    + "first_offset >= 0", p); // the epoch marker (first_offset -1) stays
-        } catch (RuntimeException e) {
-            LOG.warn("Could not prune committed blocks of {} from {}: {}", tp, table.quoted(), firstLine(e));
-        }
     }
 
     private static void run(Client client, String sql, Map<String, Object> params) {

@@ -15,8 +15,12 @@ import io.chsink.connect.delivery.BlockOpener;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.testing.TestTables;
+import io.chsink.connect.offset.Consumption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -28,28 +32,31 @@ class ExactlyOnceDeliveryTest {
     private static final TopicPartition P0 = new TopicPartition("a", 0);
     private static final TopicPartition P1 = new TopicPartition("a", 1);
 
-    /** The state table: what was recorded, in order. */
+    /** The state table: what was recorded, in order, the marks and epochs, and the prunes it was asked for. */
     static final class MemoryStore implements RecordedBlocks {
         final List<BlockManifest> recorded = new ArrayList<>();
-        final java.util.Map<TopicPartition, Long> epochs = new java.util.HashMap<>();
+        final Map<TopicPartition, Long> epochs = new HashMap<>();
+        final Map<TopicPartition, HandledOffsets.Mark> marks = new HashMap<>();
+        final List<Map<TopicPartition, Long>> prunes = new ArrayList<>();
         int loads;
+        int markWrites;
 
         @Override
-        public long epoch(TopicPartition tp) {
-            return epochs.getOrDefault(tp, 0L);
-        }
-
-        @Override
-        public List<BlockManifest> load(TopicPartition tp, long fromOffset) {
+        public RecordedPartition load(TopicPartition tp, long fromOffset) {
             loads++;
             List<BlockManifest> out = new ArrayList<>();
+            long below = 0;
             for (BlockManifest m : recorded) {
                 if (m.partition().equals(tp) && m.lastOffset() >= fromOffset) {
                     out.add(new BlockManifest(m.table(), tp, m.firstOffset(), m.lastOffset(), m.rows(),
                             m.firstTimestamp(), m.token()).markRecorded());
+                } else if (m.partition().equals(tp)) {
+                    below++;
                 }
             }
-            return out;
+            out.sort(java.util.Comparator.comparingLong(BlockManifest::firstOffset));
+            return new RecordedPartition(out, below, epochs.getOrDefault(tp, 0L),
+                    marks.getOrDefault(tp, HandledOffsets.Mark.NONE));
         }
 
         @Override
@@ -58,8 +65,29 @@ class ExactlyOnceDeliveryTest {
         }
 
         @Override
+        public void storeMarks(Map<TopicPartition, HandledOffsets.Mark> m) {
+            if (!m.isEmpty()) {
+                markWrites++;
+                marks.putAll(m);
+            }
+        }
+
+        @Override
+        public void prune(Map<TopicPartition, Long> below) {
+            if (below.isEmpty()) {
+                return; // as StateStore: no statement
+            }
+            prunes.add(new HashMap<>(below));
+            recorded.removeIf(b -> below.containsKey(b.partition()) && b.lastOffset() < below.get(b.partition()));
+        }
+
+        @Override
         public String engine() {
             return "KeeperMap";
+        }
+
+        long blocks(TopicPartition tp) {
+            return recorded.stream().filter(b -> b.partition().equals(tp)).count();
         }
     }
 
@@ -68,6 +96,8 @@ class ExactlyOnceDeliveryTest {
         final BlockBuffer buffer = new BlockBuffer(1000, 1 << 20, 60_000);
         final ExactlyOnceDelivery delivery;
         final List<SinkRecord> reported = new ArrayList<>();
+        final List<Map<TopicPartition, Long>> seeks = new ArrayList<>();
+        final List<SinkRecord> appended = new ArrayList<>();
 
         Life(MemoryStore store) {
             this(store, (t, engine) -> null);
@@ -82,13 +112,25 @@ class ExactlyOnceDeliveryTest {
                 }
                 return b;
             };
-            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, targets, "c");
+            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, targets, "c", new Consumption() {
+                @Override
+                public void pause(TopicPartition... partitions) {
+                }
+
+                @Override
+                public void resume(TopicPartition... partitions) {
+                }
+
+                @Override
+                public void seek(Map<TopicPartition, Long> offsets) {
+                    seeks.add(new HashMap<>(offsets));
+                }
+            });
         }
 
         /** What the task does with a batch. */
         void put(List<SinkRecord> batch) {
-            delivery.prepare(batch);
-            for (SinkRecord r : batch) {
+            for (SinkRecord r : delivery.admit(batch)) {
                 TableBlock b = delivery.blockFor(r, T, null);
                 try {
                     b.append(r);
@@ -98,6 +140,7 @@ class ExactlyOnceDeliveryTest {
                     continue;
                 }
                 delivery.appended(r, T, b);
+                appended.add(r);
             }
         }
 
@@ -228,7 +271,7 @@ class ExactlyOnceDeliveryTest {
         ExactlyOnceDelivery refusing = new ExactlyOnceDelivery(life.buffer, (k, t) -> null, MemoryStore::new,
                 (t, engine) -> {
                     throw new ConnectException("no dedup on " + t + " (state table " + engine + ")");
-                }, "c");
+                }, "c", null);
         assertThrows(ConnectException.class, () -> refusing.checkTable(T));
         assertNull(refusing.blockFor(TestTables.record("a", 0, 0), T, null), "a missing table gives no block");
     }
@@ -264,5 +307,123 @@ class ExactlyOnceDeliveryTest {
         List<TableBlock> sent = life.flush();
         assertEquals("chsink/c/a/0/0-1/1000/e1234", sent.get(0).manifest().token());
         assertEquals("chsink/c/a/1/0-1/1000", sent.get(1).manifest().token(), "epoch 0: the token of old");
+    }
+
+    /** Records as {@link TestTables#record} writes them, with Kafka timestamps of another life of the topic. */
+    private static List<SinkRecord> recreated(int partition, long from, long to) {
+        List<SinkRecord> out = new ArrayList<>();
+        for (SinkRecord r : records(partition, from, to)) {
+            out.add(r.newRecord(r.topic(), r.kafkaPartition(), null, null, null, r.value(), r.timestamp() + 50_000));
+        }
+        return out;
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> at(TopicPartition tp, long offset) {
+        return Map.of(tp, new OffsetAndMetadata(offset));
+    }
+
+    private static List<Long> offsets(List<SinkRecord> records) {
+        List<Long> out = new ArrayList<>();
+        records.forEach(r -> out.add(r.kafkaOffset()));
+        return out;
+    }
+
+    /**
+     * A first task writes 70 one-record blocks, verified; preCommit returns 70, which makes a prune due: the mark is
+     * stored, the blocks below it deleted. Then it records [70..74] and dies before its insert is verified.
+     */
+    private static MemoryStore handledToSeventy() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        for (int i = 0; i < 70; i++) {
+            first.put(records(0, i, i));
+            first.flush().forEach(first.delivery::verified);
+            if (i == 62) {
+                first.delivery.committing(at(P0, 63));
+                assertEquals(0, store.markWrites, "63 blocks below: no prune due, no mark written");
+            }
+        }
+        first.delivery.committing(at(P0, 70));
+        assertEquals(new HandledOffsets.Mark(70, 69, 1069), store.marks.get(P0), "anchor: the newest verified block");
+        assertEquals(List.of(Map.of(P0, 70L)), store.prunes);
+        first.put(records(0, 70, 74));
+        first.flush();
+        assertEquals(1, store.blocks(P0));
+        return store;
+    }
+
+    @Test
+    void recordsBelowTheMarkComingAgainAreDroppedOnceItsAnchorIsFound() throws Exception {
+        MemoryStore store = handledToSeventy();
+        Life second = new Life(store); // Connect's commit of 70 failed: it redelivers from 0
+        second.put(records(0, 0, 40));
+        assertEquals(List.of(Map.of(P0, 69L)), second.seeks, "seeks to the anchor to look at it");
+        assertEquals(List.of(), second.appended);
+        assertEquals(Map.of(P0, 0L), second.delivery.uncommittable(), "nothing beyond 0 until the mark is settled");
+        second.put(records(0, 69, 72)); // redelivered from the anchor
+        assertEquals(List.of(70L, 71L, 72L), offsets(second.appended), "below the mark: written before, dropped");
+        assertEquals(Map.of(), second.delivery.uncommittable());
+        assertTrue(second.buffer.open(BlockKey.of(T, P0)).isReplay(), "[70..74] is rebuilt, the rest dropped");
+    }
+
+    @Test
+    void aPartitionRedeliveredFromItsAnchorIsSettledWithoutASeek() throws Exception {
+        Life second = new Life(handledToSeventy());
+        second.put(records(0, 69, 71));
+        assertEquals(List.of(), second.seeks);
+        assertEquals(List.of(70L, 71L), offsets(second.appended));
+    }
+
+    @Test
+    void aMarkWhoseAnchorHasAnotherTimestampIsIgnoredAndThePartitionReadAgainFromItsStart() throws Exception {
+        MemoryStore store = handledToSeventy();
+        Life second = new Life(store); // the topic was deleted and re-created: offsets from 0 again
+        second.put(recreated(0, 0, 7));
+        assertEquals(List.of(Map.of(P0, 69L)), second.seeks);
+        assertEquals(1, store.blocks(P0), "[70..74] of the earlier topic");
+        second.put(recreated(0, 69, 72)); // the record at the anchor offset is another one
+        assertEquals(List.of(Map.of(P0, 69L), Map.of(P0, 0L)), second.seeks, "back to where Connect started");
+        assertEquals(0, store.blocks(P0), "the earlier topic's blocks are deleted, never rebuilt from this one");
+        assertEquals(List.of(), second.appended);
+        assertEquals(Map.of(P0, 0L), second.delivery.uncommittable());
+        second.put(recreated(0, 0, 74));
+        assertEquals(75, second.appended.size(), "nothing of it is lost");
+        assertFalse(second.buffer.open(BlockKey.of(T, P0)).isReplay());
+        assertEquals(Map.of(), second.delivery.uncommittable());
+    }
+
+    @Test
+    void recordedBlocksStayBoundedWhileTheTaskRunsAndTheMarkOnlyGrows() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life life = new Life(store);
+        long most = 0;
+        for (int i = 0; i < 300; i++) {
+            life.put(records(0, 2 * i, 2 * i + 1));
+            life.flush().forEach(life.delivery::verified);
+            life.delivery.committing(at(P0, 2 * i + 2));
+            most = Math.max(most, store.blocks(P0));
+        }
+        assertTrue(most <= HandledOffsets.PRUNE_AFTER_BLOCKS, "at most " + most + " blocks recorded at once");
+        assertEquals(300 / HandledOffsets.PRUNE_AFTER_BLOCKS, store.markWrites, "marks are written when a prune is due");
+        assertEquals(store.markWrites, store.prunes.size());
+        HandledOffsets.Mark m = store.marks.get(P0);
+        assertEquals(2 * 4 * HandledOffsets.PRUNE_AFTER_BLOCKS, m.below());
+        assertEquals(new HandledOffsets.Mark(m.below(), m.below() - 2, 1000 + m.below() - 2), m);
+        life.delivery.committing(at(P0, 590)); // never back
+        assertEquals(m, store.marks.get(P0));
+    }
+
+    @Test
+    void blocksBelowWhereConnectStartsAPartitionArePrunedAtTheFirstCommit() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life first = new Life(store);
+        first.put(records(0, 0, 4));
+        first.flush(); // recorded; the task dies before preCommit: no mark
+        Life second = new Life(store);
+        second.put(records(0, 5, 6)); // Connect had committed 5 after all
+        second.flush().forEach(second.delivery::verified);
+        second.delivery.committing(at(P0, 7));
+        assertEquals(List.of(Map.of(P0, 7L)), store.prunes, "once after the partition was assigned");
+        assertEquals(0, store.blocks(P0));
     }
 }
