@@ -58,6 +58,10 @@ class EventsEndToEndTest {
         if (!kafkaJsonConverter) {
             assertConverterReadAllWithoutFallback(connector, rows);
         }
+        // Inside the worker's plugin class loader too, inserts were compressed by lz4-java's native binding.
+        String log = java.nio.file.Files.readString(h.stack.connect().logFile());
+        assertTrue(log.contains("LZ4 compression of inserts: LZ4JNICompressor (lz4-java's native library)"),
+                "the worker log names the JNI compressor");
     }
 
     /**

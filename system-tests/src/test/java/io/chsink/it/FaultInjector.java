@@ -29,12 +29,14 @@ import org.apache.kafka.common.TopicPartition;
  * fault is aimed at its target and {@link Hit#target()} says whether it provably hit it:
  * <ul>
  *   <li>the "during insert" faults, the task restart and the worker leaving hit <b>mid-insert</b> when an insert
- *   into the watched tables was in flight at the moment the fault took effect. That is proven by freezing the other
- *   side (SIGSTOP) around the fault: a worker kill is sent while the frozen worker's insert is still listed in
- *   ClickHouse's system.processes (the frozen client cannot have received its result); a ClickHouse kill is sent
- *   while the worker is frozen and the insert is listed; for the restart and the leave, ClickHouse is frozen with an
- *   insert listed until the worker logs "Stopping task" for the connector, and the insert is still listed when
- *   ClickHouse resumes;</li>
+ *   into the watched tables was in flight at the moment the fault took effect. That is proven from ClickHouse's own
+ *   record, never from how long an insert took: a worker kill is sent while the frozen (SIGSTOP) worker's insert is
+ *   still listed in ClickHouse's system.processes (the frozen client cannot have received its result); a ClickHouse
+ *   kill is sent while the worker is frozen and the insert is listed; for the restart and the leave, ClickHouse is
+ *   frozen with an insert listed until the worker logs "Stopping task" for the connector, and system.query_log has
+ *   that insert starting before the stop line's time and ending after it (one machine, one clock). While a fault
+ *   aims, a materialized view makes every insert into the tables sleep 0.3 s more ({@link #slowInserts}), so that an
+ *   insert seen running is still running at the freeze;</li>
  *   <li>the kill "before insert" hits between two inserts: after an insert was seen to end, while no insert runs
  *   (checked with the worker frozen) and records are in flight (the consumer group is behind the end offsets);</li>
  *   <li>the kill "after insert" hits when an insert was seen to end and its block (from its deduplication token) is
@@ -53,9 +55,8 @@ final class FaultInjector {
         /** SIGKILL of the worker right after an insert ended: its offsets are not committed yet. */
         WORKER_KILL_AFTER_INSERT,
         /**
-         * A second worker joins the group (tasks move) and leaves again, aimed at a moment with an insert in flight;
-         * on target once the leaving worker's task stopped mid-stream (an insert of tens of ms often ends before
-         * ClickHouse is frozen; TASK_RESTART proves the stop with an insert in flight).
+         * A second worker joins the group (tasks move) and leaves again, aimed at a moment with an insert in flight
+         * (proven as for {@link #TASK_RESTART}).
          */
         WORKER_JOIN_LEAVE,
         /** POST /connectors/{name}/tasks/{id}/restart while an insert runs. */
@@ -120,8 +121,8 @@ final class FaultInjector {
 
     /**
      * Makes the restart and the leave aim at inserts of at least {@code rows} rows while two thirds of the insert
-     * wait last (then at any insert): their hit is proven by the insert still running once ClickHouse resumes, and
-     * a small insert whose body the server already holds completes at once.
+     * wait last (then at any insert): a longer insert is more likely still running when ClickHouse is frozen, which
+     * is what puts it in flight across the task's stop (the proof itself is read from system.query_log).
      */
     FaultInjector preferInsertsOf(long rows) {
         this.longInsertRows = rows;
@@ -185,21 +186,30 @@ final class FaultInjector {
     }
 
     private Hit killWorkerDuringInsert() {
-        long deadline = deadline();
-        String what = null;
-        while (what == null && System.nanoTime() < deadline) {
+        String what;
+        try (SlowInserts slow = slowInserts()) {
+            what = freezeWorkerOnAnInsert(deadline());
+        } // the worker stays frozen with its insert unanswered while the view goes
+        return killWorker(Kind.WORKER_KILL_DURING_INSERT, what, "no insert in flight within " + insertWait.toSeconds() + " s");
+    }
+
+    /**
+     * Freezes the worker while an insert into a watched table is listed, and leaves it frozen: describes the insert
+     * (listed with the worker frozen, so unanswered), or null when none was by the deadline (the worker thawed).
+     */
+    private String freezeWorkerOnAnInsert(long deadline) {
+        while (System.nanoTime() < deadline) {
             if (awaitInsert(deadline) == null) {
-                break;
+                return null;
             }
             freeze(h.stack.connect().pid());
             List<Insert> frozen = tryInserts();
             if (frozen != null && !frozen.isEmpty()) {
-                what = frozen.get(0) + " in flight at the kill (worker frozen)";
-            } else {
-                thaw(h.stack.connect().pid());
+                return frozen.get(0) + " in flight at the kill (worker frozen)";
             }
+            thaw(h.stack.connect().pid());
         }
-        return killWorker(Kind.WORKER_KILL_DURING_INSERT, what, "no insert in flight within " + insertWait.toSeconds() + " s");
+        return null;
     }
 
     private Hit killWorkerAfterInsert() throws Exception {
@@ -250,30 +260,20 @@ final class FaultInjector {
     }
 
     private Hit killClickHouseDuringInsert() throws InterruptedException {
-        long deadline = deadline();
-        String what = null;
-        long worker = h.stack.connect().pid();
-        while (what == null && System.nanoTime() < deadline) {
-            if (awaitInsert(deadline) == null) {
-                break;
-            }
-            freeze(worker);
-            try {
-                List<Insert> frozen = tryInserts();
-                if (frozen != null && !frozen.isEmpty()) {
-                    what = frozen.get(0) + " in flight at the kill (worker frozen)";
-                    h.stack.clickhouse().kill();
-                }
-            } finally {
-                thaw(worker);
-            }
-        }
-        if (what == null) {
-            h.stack.clickhouse().kill();
-        }
         long downMs = 1000 + random.nextInt(2000);
-        Thread.sleep(downMs);
-        h.stack.clickhouse().start();
+        String what;
+        try (SlowInserts slow = slowInserts()) {
+            what = freezeWorkerOnAnInsert(deadline());
+            try {
+                h.stack.clickhouse().kill();
+            } finally {
+                if (what != null) {
+                    thaw(h.stack.connect().pid());
+                }
+            }
+            Thread.sleep(downMs);
+            h.stack.clickhouse().start();
+        }
         return new Hit(Kind.CLICKHOUSE_KILL_DURING_INSERT, what != null, (what != null ? what
                 : "MISSED: no insert in flight within " + insertWait.toSeconds() + " s") + "; ClickHouse down for "
                 + downMs + " ms");
@@ -303,10 +303,9 @@ final class FaultInjector {
     }
 
     /**
-     * A second worker joins the group and leaves it while ClickHouse is frozen on an insert. On target once the
-     * leaving worker's task stopped (its stop line logged while ClickHouse was frozen on an insert), whether or not
-     * that insert is still listed after the thaw (said in the hit); a leave whose task did not stop within 10 s is
-     * tried again, up to {@link #RESTART_ATTEMPTS} times.
+     * A second worker joins the group and leaves it while ClickHouse is frozen on an insert. On target when
+     * system.query_log has that insert in flight across the leaving worker's "Stopping task" line; otherwise (or when
+     * no task of the connector stopped within 10 s) tried again, up to {@link #RESTART_ATTEMPTS} times.
      */
     private Hit joinAndLeave() throws Exception {
         List<String> tries = new ArrayList<>();
@@ -318,10 +317,6 @@ final class FaultInjector {
             }
             if (!what.startsWith("MISSED")) {
                 return new Hit(Kind.WORKER_JOIN_LEAVE, true, "joined, left (attempt " + attempt + ") with " + what);
-            }
-            if (!what.startsWith("MISSED: no task")) {
-                return new Hit(Kind.WORKER_JOIN_LEAVE, true, "joined, left (attempt " + attempt
-                        + "; its task stopped mid-stream, the insert in flight not proven: " + what + ")");
             }
             tries.add(what);
         }
@@ -350,11 +345,19 @@ final class FaultInjector {
 
     /**
      * Waits for an insert, freezes ClickHouse, runs {@code fault} and waits until {@code log} shows the connector's
-     * task stopping, resumes ClickHouse and looks whether the insert is still running: then it was in flight when
-     * the task was told to stop. Returns the description (prefixed with MISSED when not proven), or null when no
-     * insert ran (the fault was not started).
+     * task stopping, resumes ClickHouse, and reads the insert's start and end from ClickHouse's system.query_log: it
+     * was in flight when the task stopped when it started before the stop line's time and ended after it (one
+     * machine, one clock). The freeze only makes that likely (an insert running at the freeze cannot end before the
+     * thaw); the proof does not depend on how long the insert runs after it. Returns the description (prefixed with
+     * MISSED when not proven), or null when no insert ran (the fault was not started).
      */
     private String whileClickHouseFrozenOnAnInsert(long deadline, Path log, java.util.function.Supplier<CompletableFuture<Void>> fault) {
+        try (SlowInserts slow = slowInserts()) {
+            return frozenOnAnInsert(deadline, log, fault);
+        }
+    }
+
+    private String frozenOnAnInsert(long deadline, Path log, java.util.function.Supplier<CompletableFuture<Void>> fault) {
         Insert preferred = awaitInsert(deadline - insertWait.toNanos() / 3, longInsertRows);
         Insert q = preferred != null ? preferred : awaitInsert(deadline);
         if (q == null) {
@@ -371,16 +374,55 @@ final class FaultInjector {
         } finally {
             thaw(ch);
         }
-        List<Insert> after = tryInserts();
         f.join();
-        boolean still = after != null && after.stream().anyMatch(i -> i.id().equals(q.id()));
         if (stopLine == null) {
             return "MISSED: no task of the connector stopped within 10 s (" + q + ")";
         }
         String stopping = stopLine.substring(stopLine.indexOf("Stopping task "));
         stopping = stopping.substring(0, stopping.indexOf(" ("));
-        return still ? q + " in flight across '" + stopping + "' (ClickHouse frozen)"
-                : "MISSED: " + q + " not listed once ClickHouse resumed (it ended before the freeze, or at once after)";
+        long stopMicros = logTimeMicros(stopLine);
+        long[] run = queryLogTimes(q.id());
+        if (run == null) {
+            return "MISSED: " + q + " is not in system.query_log (or the server keeps none)";
+        }
+        // The stop line has millisecond resolution: the insert must have ended after that whole millisecond.
+        boolean across = run[0] < stopMicros && (run[1] < 0 || run[1] >= stopMicros + 1000);
+        String times = "started " + (stopMicros - run[0]) / 1000 + " ms before '" + stopping + "', "
+                + (run[1] < 0 ? "still running" : "ended " + (run[1] - stopMicros) / 1000 + " ms after it")
+                + " (system.query_log)";
+        return across ? q + " in flight: " + times : "MISSED: " + q + " " + times;
+    }
+
+    /** The time of a worker log line ({@code [2026-12-03T20:05:34,042] ...}, this machine's zone) in µs since the epoch. */
+    static long logTimeMicros(String line) {
+        java.time.LocalDateTime t = java.time.LocalDateTime.parse(line.substring(1, line.indexOf(']')).replace(',', '.'));
+        java.time.Instant i = t.atZone(java.time.ZoneId.systemDefault()).toInstant();
+        return i.getEpochSecond() * 1_000_000 + i.getNano() / 1000;
+    }
+
+    /**
+     * The insert's start and end by ClickHouse's system.query_log, in µs since the epoch (end -1 while it runs), or
+     * null when the log does not have it.
+     */
+    private long[] queryLogTimes(String queryId) {
+        if (!queryId.matches("[0-9A-Za-z-]+")) {
+            throw new IllegalArgumentException("query id " + queryId);
+        }
+        String tsv;
+        try {
+            h.ch().query("SYSTEM FLUSH LOGS");
+            tsv = h.ch().query("SELECT min(toUnixTimestamp64Micro(query_start_time_microseconds)), "
+                    + "maxIf(toUnixTimestamp64Micro(event_time_microseconds), type != 'QueryStart'), "
+                    + "countIf(type != 'QueryStart') FROM system.query_log WHERE query_id = '" + queryId + "' "
+                    + "HAVING count() > 0 FORMAT TSV").trim();
+        } catch (RuntimeException e) {
+            return null; // a server without system.query_log (external, or not configured with it)
+        }
+        if (tsv.isEmpty()) {
+            return null;
+        }
+        String[] f = tsv.split("\t");
+        return new long[] {Long.parseLong(f[0]), f[2].equals("0") ? -1 : Long.parseLong(f[1])};
     }
 
     private static long size(Path log) {
@@ -511,6 +553,56 @@ final class FaultInjector {
             sleep(1);
         }
         return false;
+    }
+
+    /** How much longer each insert into a watched table takes while {@link #slowInserts} is open. */
+    private static final String SLOW_INSERT_SECONDS = "0.3";
+
+    /**
+     * Makes every insert into the watched tables take {@link #SLOW_INSERT_SECONDS} longer until closed: a
+     * materialized view per table that sleeps once per inserted block (into a Null table, so the data is untouched
+     * and the insert's deduplication is the table's own). An insert seen running is then still running when the
+     * aim's next step (a freeze) comes, on a loaded machine too; the proofs do not rest on it, they read
+     * system.processes with the other side frozen, or system.query_log. Closing drops the views, waiting for a
+     * restarted ClickHouse to answer.
+     */
+    SlowInserts slowInserts() {
+        String db = "`" + h.db + "`.";
+        h.ch().query("CREATE TABLE IF NOT EXISTS " + db + "`chsink_slow_sink` (s UInt8) ENGINE = Null");
+        List<String> views = new ArrayList<>();
+        for (String t : tables) {
+            String view = db + "`chsink_slow_" + t + "`";
+            h.ch().query("CREATE MATERIALIZED VIEW IF NOT EXISTS " + view + " TO " + db + "`chsink_slow_sink` AS SELECT sleep("
+                    + SLOW_INSERT_SECONDS + ") AS s FROM " + db + "`" + t + "`");
+            views.add(view);
+        }
+        return new SlowInserts(views);
+    }
+
+    final class SlowInserts implements AutoCloseable {
+        private final List<String> views;
+
+        SlowInserts(List<String> views) {
+            this.views = views;
+        }
+
+        @Override
+        public void close() {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            for (String view : views) {
+                while (true) {
+                    try {
+                        h.ch().query("DROP VIEW IF EXISTS " + view + " SYNC");
+                        break;
+                    } catch (RuntimeException e) {
+                        if (System.nanoTime() > deadline) {
+                            throw e;
+                        }
+                        sleep(200); // ClickHouse restarting
+                    }
+                }
+            }
+        }
     }
 
     /** SIGSTOP: the process keeps its sockets but runs no code until {@link #thaw}. */

@@ -119,13 +119,17 @@ class KeeperMapStateStoreTest {
                     h.stack.connect().start();
                     h.rest().waitForTasksRunning(connector, 2, Duration.ofMinutes(3));
                 }
-                running = injector.awaitInsert();
-                for (int i = 0; i < 3 && !running.startsWith("insert into"); i++) {
-                    running = injector.awaitInsert(); // 5 s each: a slow machine's stream may pause between blocks
+                // Inserts 0.3 s longer while aiming (FaultInjector.slowInserts): one seen running is still running
+                // at the kill.
+                try (FaultInjector.SlowInserts slow = injector.slowInserts()) {
+                    running = injector.awaitInsert();
+                    for (int i = 0; i < 3 && !running.startsWith("insert into"); i++) {
+                        running = injector.awaitInsert(); // 5 s each: a slow machine's stream may pause between blocks
+                    }
+                    assertTrue(running.startsWith("insert into"), "the kill must meet an insert: " + running);
+                    mark = Files.size(log); // the loads after this kill's restart are the ones checked
+                    assertEquals(137, h.stack.connect().kill(), "SIGKILL");
                 }
-                assertTrue(running.startsWith("insert into"), "the kill must meet an insert: " + running);
-                mark = Files.size(log); // the loads after this kill's restart are the ones checked
-                assertEquals(137, h.stack.connect().kill(), "SIGKILL");
                 Thread.sleep(500); // what the dead worker had sent (a state write, an offset commit) is handled by now
                 atKill = watcher.count();
                 assertTrue(atKill < rows, "the kill must come mid-stream, but all rows were in already");

@@ -14,6 +14,7 @@ public final class ClientFactory {
 
     /** @throws org.apache.kafka.connect.errors.ConnectException when the TLS stores cannot be read or the settings conflict */
     public static Client create(SinkConfig config) {
+        Lz4Native.ensureLoaded(); // before build(): the client picks its LZ4 factory when it is built
         Client.Builder b = new Client.Builder()
                 .addEndpoint(config.url())
                 .setUsername(config.user())

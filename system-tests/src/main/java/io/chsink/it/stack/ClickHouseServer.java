@@ -39,6 +39,11 @@ public final class ClickHouseServer implements AutoCloseable {
     private static final String KEEPALIVE_QUERY_ID = "chsink-keepalive";
     /** The {@code keeper_map_path_prefix} of servers with a ZooKeeper ({@link Builder#zookeeper}). */
     public static final String KEEPER_MAP_PATH_PREFIX = "/keeper_map_tables";
+    /**
+     * {@code true}: embedded servers keep {@code system.query_log} (flushed every second, and by
+     * {@code SYSTEM FLUSH LOGS}), for the fault tests' proofs; the system tests set it, the benchmarks do not.
+     */
+    public static final String QUERY_LOG_PROPERTY = "chsink.clickhouse.query.log";
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -85,6 +90,7 @@ public final class ClickHouseServer implements AutoCloseable {
         private Duration startupTimeout = Duration.ofSeconds(60);
         private String logLevel = "warning";
         private String zookeeper;
+        private boolean queryLog = Boolean.getBoolean(QUERY_LOG_PROPERTY);
         private final Map<String, List<ClickHouseServer>> clusters = new LinkedHashMap<>();
 
         private Builder(Path workDir) {
@@ -211,6 +217,11 @@ public final class ClickHouseServer implements AutoCloseable {
         }
         long begin = System.nanoTime();
         try {
+            if (embedded.queryLog) {
+                // clickhouse-local does not keep the system database's metadata across starts: the log table's data
+                // directory left by the previous start would make every flush fail (TABLE_ALREADY_EXISTS).
+                deleteTree(Path.of(dataDir.toString(), "data", "system", "query_log"));
+            }
             List<String> command = new ArrayList<>(List.of(ChLauncher.ensure().toString(),
                     "--config-file", writeConfig().toString(), "--log-level", embedded.logLevel,
                     "--path", dataDir + "/", "--listen_host", "127.0.0.1",
@@ -434,9 +445,22 @@ public final class ClickHouseServer implements AutoCloseable {
         Files.writeString(config, "<clickhouse>\n  <timezone>UTC</timezone>\n  <logger><console>1</console></logger>\n"
                 + "  <users_config>" + xmlEscape(usersFile.toString()) + "</users_config>\n"
                 + (embedded.zookeeper == null ? "" : "  " + embedded.zookeeper)
+                + (embedded.queryLog ? "  <query_log><database>system</database><table>query_log</table>"
+                        + "<flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>\n" : "")
                 + (remote.length() == 0 ? "" : "  <remote_servers>\n" + remote + "  </remote_servers>\n")
                 + "</clickhouse>\n");
         return config;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static String shard(int tcpPort) {
