@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
@@ -27,8 +28,8 @@ import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The part of the Confluent Schema Registry REST API a reader needs: {@code GET /schemas/ids/{id}} and, for schema
- * references, {@code GET /subjects/{subject}/versions/{version}}. The URLs of {@code schema.registry.url} are tried
+ * The part of the Confluent Schema Registry REST API a reader needs: {@code GET /schemas/ids/{id}},
+ * {@code GET /schemas/guids/{guid}} and, for schema references, {@code GET /subjects/{subject}/versions/{version}}. The URLs of {@code schema.registry.url} are tried
  * in turn; connection errors, timeouts, 408, 429 and 5xx answers are retried up to {@code max.retries} times with
  * exponential backoff and jitter. Credentials (basic auth from the URL or {@code basic.auth.user.info}, or a static
  * bearer token) go only into the Authorization header: every message names the registry by its URL without user
@@ -122,6 +123,11 @@ final class RegistryClient {
 
     SchemaText schemaById(int id) {
         return schema(get("/schemas/ids/" + id, "schema id " + id));
+    }
+
+    /** {@code GET /schemas/guids/{guid}}, as Confluent's RestService.getByGuid. */
+    SchemaText schemaByGuid(UUID guid) {
+        return schema(get("/schemas/guids/" + guid, "schema guid " + guid));
     }
 
     SchemaText schemaOf(String subject, int version) {

@@ -5,11 +5,12 @@ import io.chsink.connect.convert.avro.RegistryClient.Reference;
 import io.chsink.connect.convert.avro.RegistryClient.SchemaText;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.avro.Schema;
 
 /**
- * A writer schema by its registry id: fetched, its references (named types in other subjects) parsed first, then
- * parsed with Apache Avro and translated. Only AVRO schemas are read; a PROTOBUF or JSON schema id is a
+ * A writer schema by its registry id or GUID: fetched, its references (named types in other subjects) parsed first,
+ * then parsed with Apache Avro and translated. Only AVRO schemas are read; a PROTOBUF or JSON schema id is a
  * {@link NotAvro}.
  */
 final class WriterSchemas {
@@ -24,9 +25,17 @@ final class WriterSchemas {
     }
 
     Translated translate(int id) {
-        SchemaText text = registry.schemaById(id);
+        return translate(registry.schemaById(id), "schema id " + id);
+    }
+
+    /** A writer schema by its GUID ({@code GET /schemas/guids/{guid}}). */
+    Translated translate(UUID guid) {
+        return translate(registry.schemaByGuid(guid), "schema guid " + guid);
+    }
+
+    private Translated translate(SchemaText text, String what) {
         if (!"AVRO".equalsIgnoreCase(text.type)) {
-            throw new NotAvro("its schema id " + id + " is a " + text.type + " schema, not Avro");
+            throw new NotAvro("its " + what + " is a " + text.type + " schema, not Avro");
         }
         return translate(parse(text));
     }
