@@ -45,11 +45,14 @@ final class RegistryClient {
         final String schema;
         final String type;
         final List<Reference> references;
+        /** The "subject" of the answer (qualified with its context), or null when it names none. */
+        final String subject;
 
-        SchemaText(String schema, String type, List<Reference> references) {
+        SchemaText(String schema, String type, List<Reference> references, String subject) {
             this.schema = schema;
             this.type = type;
             this.references = references;
+            this.subject = subject;
         }
     }
 
@@ -130,9 +133,14 @@ final class RegistryClient {
         return schema(get("/schemas/guids/" + guid, "schema guid " + guid));
     }
 
+    /**
+     * A version of a subject, soft-deleted ones included ({@code ?deleted=true}): Confluent's client looks up the
+     * versions a schema references that way when it reads (AbstractSchemaProvider.resolveReferences with
+     * lookupDeletedSchema = !validateAsNew, RestService.getVersion's "deleted" query parameter).
+     */
     SchemaText schemaOf(String subject, int version) {
         String path = "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20") + "/versions/"
-                + version;
+                + version + "?deleted=true";
         return schema(get(path, "subject '" + subject + "' version " + version));
     }
 
@@ -143,9 +151,20 @@ final class RegistryClient {
         }
         List<Reference> refs = new ArrayList<>();
         for (JsonNode r : n.path("references")) {
-            refs.add(new Reference(r.path("name").asText(), r.path("subject").asText(), r.path("version").asInt()));
+            JsonNode name = r.get("name");
+            JsonNode subject = r.get("subject");
+            JsonNode version = r.get("version");
+            if (name == null || !name.isTextual() || subject == null || !subject.isTextual() || version == null
+                    || !version.canConvertToInt()) {
+                // Confluent's resolveReferences refuses these too ("Invalid reference").
+                throw new RegistryException(Failure.BAD_RESPONSE, "the registry's answer has a schema reference without "
+                        + "a name, subject or version: " + r);
+            }
+            refs.add(new Reference(name.asText(), subject.asText(), version.asInt()));
         }
-        return new SchemaText(text.asText(), n.path("schemaType").asText("AVRO"), refs);
+        JsonNode subject = n.get("subject");
+        return new SchemaText(text.asText(), n.path("schemaType").asText("AVRO"), refs,
+                subject != null && subject.isTextual() ? subject.asText() : null);
     }
 
     private JsonNode get(String path, String what) {
