@@ -1,7 +1,9 @@
 package io.chsink.connect.convert.avro;
 
 import io.chsink.connect.convert.avro.AvroTranslator.Translated;
+import io.chsink.connect.convert.avro.RegistryClient.Failure;
 import io.chsink.connect.convert.avro.RegistryClient.Reference;
+import io.chsink.connect.convert.avro.RegistryClient.RegistryException;
 import io.chsink.connect.convert.avro.RegistryClient.SchemaText;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.avro.Schema;
+import org.apache.kafka.connect.errors.DataException;
 
 /**
  * A writer schema by its registry id or GUID: fetched, its references (named types in other subjects) parsed first,
@@ -77,7 +80,16 @@ final class WriterSchemas {
             // Fetched before the name is checked, as Confluent's client does; each subject and version only once.
             SchemaText referenced = fetched.get(subject + '\0' + r.version);
             if (referenced == null) {
-                referenced = registry.schemaOf(subject, r.version);
+                try {
+                    referenced = registry.schemaOf(subject, r.version);
+                } catch (RegistryException e) {
+                    if (e.failure != Failure.NOT_FOUND) {
+                        throw e;
+                    }
+                    // The record's schema is known; what is missing is a version it references.
+                    throw new DataException("a version it references (reference name '" + r.name + "') is missing "
+                            + "from the registry: " + e.getMessage());
+                }
                 fetched.put(subject + '\0' + r.version, referenced);
             }
             if (!names.add(r.name)) {

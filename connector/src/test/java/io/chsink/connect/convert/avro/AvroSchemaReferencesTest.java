@@ -89,6 +89,19 @@ class AvroSchemaReferencesTest {
     }
 
     @Test
+    void aMissingReferencedVersionIsNamedAsSuchNotAsAnUnknownSchemaId() throws Exception {
+        registry = new ScriptedRegistry();
+        registry.bodies.put("/schemas/ids/14", ScriptedRegistry.answer(ORDER, ORDER_REFS));
+        AvroConverter c = new AvroConverter();
+        c.configure(registry.config(), false);
+        org.apache.kafka.connect.errors.DataException e = assertThrows(org.apache.kafka.connect.errors.DataException.class,
+                () -> c.toConnectData("orders", new byte[] {0, 0, 0, 0, 14, 0}));
+        assertTrue(e.getMessage().contains("its writer schema id 14 cannot be read: a version it references (reference "
+                + "name 'r.Money') is missing from the registry: the schema registry at " + registry.url() + " answered "
+                + "404 for subject 'money' version 1"), e.getMessage());
+    }
+
+    @Test
     void referencesOfASchemaInAContextAreQualifiedWithThatContext() throws Exception {
         registry = new ScriptedRegistry();
         // The id's answer names its subject in context .ctx; its references are plain subjects, one already qualified.
