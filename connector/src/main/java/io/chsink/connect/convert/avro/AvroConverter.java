@@ -32,20 +32,24 @@ import org.slf4j.LoggerFactory;
 public final class AvroConverter implements Converter, Versioned {
     private static final Logger log = LoggerFactory.getLogger(AvroConverter.class);
 
-    private final Map<Integer, Translated> byId = new ConcurrentHashMap<>();
+    /** By the subject of the id look-up ("" for none), then id: ids are per registry context. */
+    private final Map<String, Map<Integer, Translated>> byId = new ConcurrentHashMap<>();
     private final Map<UUID, Translated> byGuid = new ConcurrentHashMap<>();
     private final AtomicLong records = new AtomicLong();
     private RegistryClient registry;
     private WriterSchemas schemas;
     private boolean isKey;
     private String idHeader;
-    /** The last id read and its translation: most topics carry one schema at a time. */
+    private AvroConverterConfig config;
+    /** The last id read, its topic and its translation: most topics carry one schema at a time. */
     private int lastId = -1;
+    private String lastTopic;
     private Translated last;
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
         AvroConverterConfig config = new AvroConverterConfig(configs);
+        this.config = config;
         this.isKey = isKey;
         this.idHeader = SchemaIds.headerName(isKey);
         this.registry = new RegistryClient(config);
@@ -76,7 +80,7 @@ public final class AvroConverter implements Converter, Versioned {
             throw bad(topic, e.getMessage(), null);
         }
         Translated writer = ref.guid != null ? writer(topic, ref)
-                : ref.id == lastId && last != null ? last : writer(topic, ref);
+                : ref.id == lastId && topic.equals(lastTopic) ? last : writer(topic, ref);
         AvroInput in = new AvroInput(value, ref.bodyStart, value.length);
         Object connect;
         try {
@@ -92,10 +96,13 @@ public final class AvroConverter implements Converter, Versioned {
     }
 
     private Translated writer(String topic, SchemaIds.WriterId ref) {
-        Translated t = ref.guid == null ? byId.get(ref.id) : byGuid.get(ref.guid);
+        String subject = ref.guid == null ? config.lookupSubject(topic, isKey) : null;
+        Map<Integer, Translated> ids = ref.guid == null
+                ? byId.computeIfAbsent(subject == null ? "" : subject, s -> new ConcurrentHashMap<>()) : null;
+        Translated t = ref.guid == null ? ids.get(ref.id) : byGuid.get(ref.guid);
         if (t == null) {
             try {
-                t = ref.guid == null ? schemas.translate(ref.id) : schemas.translate(ref.guid);
+                t = ref.guid == null ? schemas.translate(ref.id, subject) : schemas.translate(ref.guid);
             } catch (RegistryException e) {
                 String why = e.failure == Failure.NOT_FOUND ? "its " + ref.describe() + " is unknown to the registry ("
                         + e.getMessage() + ")" : "its writer " + ref.describe() + " could not be fetched: " + e.getMessage();
@@ -106,15 +113,16 @@ public final class AvroConverter implements Converter, Versioned {
                 throw bad(topic, "its writer " + ref.describe() + " cannot be read: " + e.getMessage(), null);
             }
             if (ref.guid == null) {
-                byId.put(ref.id, t);
+                ids.put(ref.id, t);
             } else {
                 byGuid.put(ref.guid, t);
             }
             log.info("AvroConverter ({}): writer {} cached for topic {} ({} cached)", isKey ? "key" : "value",
-                    ref.describe(), topic, byId.size() + byGuid.size());
+                    ref.describe(), topic, cachedSchemas());
         }
         if (ref.guid == null) {
             lastId = ref.id;
+            lastTopic = topic;
             last = t;
         }
         return t;
@@ -140,7 +148,7 @@ public final class AvroConverter implements Converter, Versioned {
     public void close() {
         if (registry != null) {
             log.info("AvroConverter ({}) read {} records with {} writer schemas", isKey ? "key" : "value",
-                    records.get(), byId.size() + byGuid.size());
+                    records.get(), cachedSchemas());
         }
     }
 
@@ -156,6 +164,10 @@ public final class AvroConverter implements Converter, Versioned {
 
     /** Writer schemas cached (by id and by GUID). */
     public int cachedSchemas() {
-        return byId.size() + byGuid.size();
+        int n = byGuid.size();
+        for (Map<Integer, Translated> ids : byId.values()) {
+            n += ids.size();
+        }
+        return n;
     }
 }

@@ -134,6 +134,21 @@ public final class AvroConverterConfig extends AbstractConfig {
         return getLong(RETRIES_MAX_WAIT);
     }
 
+    /**
+     * The subject the id look-up names for a record of {@code topic}, as Confluent's deserializer passes it to
+     * {@code GET /schemas/ids/{id}?subject=...} (AbstractKafkaAvroDeserializer.schemaFromRegistry): with the
+     * TopicNameStrategy, the default of {@code key.subject.name.strategy} / {@code value.subject.name.strategy},
+     * {@code TOPIC-key} or {@code TOPIC-value}; with a strategy that needs the schema (RecordNameStrategy, ...) none,
+     * as Confluent's then names only the context of its context.name.strategy, none by default.
+     */
+    String lookupSubject(String topic, boolean isKey) {
+        Object strategy = originals().get(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy");
+        String name = strategy == null ? "" : strategy instanceof Class ? ((Class<?>) strategy).getName()
+                : strategy.toString().trim();
+        boolean topicName = name.isEmpty() || name.equals("io.confluent.kafka.serializers.subject.TopicNameStrategy");
+        return topicName ? topic + (isKey ? "-key" : "-value") : null;
+    }
+
     boolean connectMetaData() {
         return getBoolean(CONNECT_META_DATA);
     }

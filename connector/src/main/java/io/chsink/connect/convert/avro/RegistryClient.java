@@ -124,8 +124,17 @@ final class RegistryClient {
         return authorization == null ? "none" : authorization.startsWith("Basic ") ? "basic" : "bearer";
     }
 
-    SchemaText schemaById(int id) {
-        return schema(get("/schemas/ids/" + id, "schema id " + id));
+    /**
+     * {@code GET /schemas/ids/{id}}, with {@code ?subject=} when there is one (as Confluent's RestService.getId): a
+     * registry with contexts looks the id up in that subject's context, and names the subject it found in its answer.
+     */
+    SchemaText schemaById(int id, String subject) {
+        return schema(get("/schemas/ids/" + id + (subject == null ? "" : "?subject=" + encode(subject)),
+                "schema id " + id));
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** {@code GET /schemas/guids/{guid}}, as Confluent's RestService.getByGuid. */
@@ -139,7 +148,7 @@ final class RegistryClient {
      * lookupDeletedSchema = !validateAsNew, RestService.getVersion's "deleted" query parameter).
      */
     SchemaText schemaOf(String subject, int version) {
-        String path = "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20") + "/versions/"
+        String path = "/subjects/" + encode(subject) + "/versions/"
                 + version + "?deleted=true";
         return schema(get(path, "subject '" + subject + "' version " + version));
     }

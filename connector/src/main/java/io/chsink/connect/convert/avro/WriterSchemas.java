@@ -31,8 +31,9 @@ final class WriterSchemas {
         this.enhancedSchemaSupport = enhancedSchemaSupport;
     }
 
-    Translated translate(int id) {
-        return translate(registry.schemaById(id), "schema id " + id);
+    /** A writer schema by its id, looked up for {@code subject} (null: none). */
+    Translated translate(int id, String subject) {
+        return translate(registry.schemaById(id, subject), "schema id " + id);
     }
 
     /**

@@ -101,7 +101,7 @@ class AvroSchemaIdHeaderTest {
     void theLastHeaderCountsAnIdHeaderWorksAndWithoutAHeaderThePrefixIsRead() throws Exception {
         registry = new ScriptedRegistry();
         registry.bodies.put("/schemas/guids/" + GUID, ScriptedRegistry.answer(ROW));
-        registry.bodies.put("/schemas/ids/7", ScriptedRegistry.answer(ROW));
+        registry.bodies.put("/schemas/ids/7?subject=t-value", ScriptedRegistry.answer(ROW));
         AvroConverter c = converter(registry.config(), false);
         RecordHeaders two = new RecordHeaders();
         two.add("__value_schema_id", new byte[] {9, 9});

@@ -67,7 +67,7 @@ class AvroSchemaReferencesTest {
         registry.bodies.put("/subjects/currency/versions/2?deleted=true", ScriptedRegistry.answer(
                 "{\"type\":\"enum\",\"name\":\"Currency\",\"namespace\":\"r\",\"symbols\":[\"CHF\"]}",
                 "\"subject\":\"currency\",\"version\":2"));
-        AvroTranslator.Translated t = schemas().translate(10);
+        AvroTranslator.Translated t = schemas().translate(10, null);
         assertEquals(List.of("/schemas/ids/10", "/subjects/money/versions/1?deleted=true",
                 "/subjects/currency-old/versions/1?deleted=true", "/subjects/currency/versions/2?deleted=true"),
                 registry.requests(), "depth first, deleted=true, and the later Currency reference still fetched");
@@ -85,13 +85,13 @@ class AvroSchemaReferencesTest {
                 + "\"r.Currency\"}]}", "\"references\":[{\"name\":\"r.Currency\",\"subject\":\"currency\",\"version\":3}]"));
         registry.bodies.put("/subjects/currency/versions/3?deleted=true", ScriptedRegistry.answer(CURRENCY,
                 "\"subject\":\"currency\",\"version\":3,\"deleted\":true"));
-        assertEquals("r.Currency", schemas().translate(11).schema.field("c").schema().name());
+        assertEquals("r.Currency", schemas().translate(11, null).schema.field("c").schema().name());
     }
 
     @Test
     void aMissingReferencedVersionIsNamedAsSuchNotAsAnUnknownSchemaId() throws Exception {
         registry = new ScriptedRegistry();
-        registry.bodies.put("/schemas/ids/14", ScriptedRegistry.answer(ORDER, ORDER_REFS));
+        registry.bodies.put("/schemas/ids/14?subject=orders-value", ScriptedRegistry.answer(ORDER, ORDER_REFS));
         AvroConverter c = new AvroConverter();
         c.configure(registry.config(), false);
         org.apache.kafka.connect.errors.DataException e = assertThrows(org.apache.kafka.connect.errors.DataException.class,
@@ -116,10 +116,55 @@ class AvroSchemaReferencesTest {
                 "\"subject\":\":.ctx:currency\",\"version\":1"));
         registry.bodies.put("/subjects/%3A.other%3Acurrency/versions/2?deleted=true", ScriptedRegistry.answer(CURRENCY,
                 "\"subject\":\":.other:currency\",\"version\":2"));
-        schemas().translate(12);
+        schemas().translate(12, null);
         assertEquals(List.of("/schemas/ids/12", "/subjects/%3A.ctx%3Amoney/versions/1?deleted=true",
                 "/subjects/%3A.ctx%3Acurrency/versions/1?deleted=true",
                 "/subjects/%3A.other%3Acurrency/versions/2?deleted=true"), registry.requests());
+    }
+
+    /**
+     * The id look-up names the subject as Confluent's deserializer does (AbstractKafkaAvroDeserializer
+     * .schemaFromRegistry: getSubject() with TopicNameStrategy, else getContext(), null by default; RestService.getId
+     * adds {@code subject=}); Confluent's server (AbstractSchemaRegistry.getSchemaKeyUsingContexts) then finds the id
+     * in whichever context holds that subject and answers with the subject (KafkaSchemaRegistry.get leaves it out
+     * when no subject was asked). That answer's context qualifies the references. Ids are per context, so the cache
+     * is per look-up subject, as CachedSchemaRegistryClient's idToSchemaCache.
+     */
+    @Test
+    void theIdLookupNamesTheTopicSubjectWhoseContextQualifiesTheReferences() throws Exception {
+        registry = new ScriptedRegistry();
+        registry.bodies.put("/schemas/ids/12?subject=orders-value", ScriptedRegistry.answer(MONEY,
+                "\"subject\":\":.ctx:orders-value\"",
+                "\"references\":[{\"name\":\"r.Currency\",\"subject\":\"currency\",\"version\":1}]"));
+        registry.bodies.put("/schemas/ids/12?subject=refunds-value", ScriptedRegistry.answer(MONEY,
+                "\"references\":[{\"name\":\"r.Currency\",\"subject\":\"currency\",\"version\":1}]"));
+        registry.bodies.put("/schemas/ids/12?subject=orders-key", ScriptedRegistry.answer(CURRENCY));
+        registry.bodies.put("/schemas/ids/12", ScriptedRegistry.answer(CURRENCY));
+        registry.bodies.put("/subjects/%3A.ctx%3Acurrency/versions/1?deleted=true", ScriptedRegistry.answer(CURRENCY));
+        registry.bodies.put("/subjects/currency/versions/1?deleted=true", ScriptedRegistry.answer(CURRENCY));
+        AvroConverter values = new AvroConverter();
+        values.configure(registry.config(), false);
+        byte[] money = {0, 0, 0, 0, 12, 2, 0}; // units 1, currency EUR
+        values.toConnectData("orders", money);
+        values.toConnectData("orders", money);
+        values.toConnectData("refunds", money);
+        assertEquals(List.of("/schemas/ids/12?subject=orders-value",
+                "/subjects/%3A.ctx%3Acurrency/versions/1?deleted=true", "/schemas/ids/12?subject=refunds-value",
+                "/subjects/currency/versions/1?deleted=true"), registry.requests(),
+                "each topic's subject, once; the context of the answer's subject for the reference");
+        assertEquals(2, values.cachedSchemas(), "id 12 once per look-up subject");
+
+        AvroConverter keys = new AvroConverter();
+        keys.configure(registry.config(), true);
+        assertEquals("EUR", keys.toConnectData("orders", new byte[] {0, 0, 0, 0, 12, 0}).value());
+        java.util.Map<String, Object> byRecord = registry.config();
+        byRecord.put("value.subject.name.strategy", "io.confluent.kafka.serializers.subject.RecordNameStrategy");
+        AvroConverter records = new AvroConverter();
+        records.configure(byRecord, false);
+        assertEquals("EUR", records.toConnectData("orders", new byte[] {0, 0, 0, 0, 12, 0}).value());
+        List<String> asked = registry.requests();
+        assertEquals(List.of("/schemas/ids/12?subject=orders-key", "/schemas/ids/12"), asked.subList(4, asked.size()),
+                "a key names TOPIC-key; RecordNameStrategy names no subject");
     }
 
     @Test
@@ -142,7 +187,7 @@ class AvroSchemaReferencesTest {
         registry.bodies.put("/schemas/ids/13", ScriptedRegistry.answer(ORDER,
                 "\"references\":[{\"name\":\"r.Money\",\"subject\":\"money\"}]"));
         RegistryClient.RegistryException e = assertThrows(RegistryClient.RegistryException.class,
-                () -> schemas().translate(13));
+                () -> schemas().translate(13, null));
         assertEquals(RegistryClient.Failure.BAD_RESPONSE, e.failure);
         assertTrue(e.getMessage().startsWith("the registry's answer has a schema reference without a name, subject or "
                 + "version"), e.getMessage());
