@@ -165,6 +165,22 @@ class AvroSchemaReferencesTest {
         List<String> asked = registry.requests();
         assertEquals(List.of("/schemas/ids/12?subject=orders-key", "/schemas/ids/12"), asked.subList(4, asked.size()),
                 "a key names TOPIC-key; RecordNameStrategy names no subject");
+
+        // What the converter cannot reproduce is refused, never silently looked up another way.
+        java.util.Map<String, Object> custom = registry.config();
+        custom.put("key.subject.name.strategy", "com.example.MyStrategy");
+        org.apache.kafka.common.config.ConfigException e = assertThrows(
+                org.apache.kafka.common.config.ConfigException.class, () -> new AvroConverter().configure(custom, false));
+        assertTrue(e.getMessage().startsWith("key.subject.name.strategy=com.example.MyStrategy is not supported by "
+                + "io.chsink.connect.convert.avro.AvroConverter"), e.getMessage());
+        java.util.Map<String, Object> context = registry.config();
+        context.put("context.name.strategy", "com.example.MyContexts");
+        assertThrows(org.apache.kafka.common.config.ConfigException.class,
+                () -> new AvroConverter().configure(context, false));
+        java.util.Map<String, Object> defaults = registry.config();
+        defaults.put("value.subject.name.strategy", "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy");
+        defaults.put("context.name.strategy", "io.confluent.kafka.serializers.context.NullContextNameStrategy");
+        new AvroConverter().configure(defaults, false);
     }
 
     @Test
