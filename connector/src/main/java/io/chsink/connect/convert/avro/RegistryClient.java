@@ -29,11 +29,11 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The part of the Confluent Schema Registry REST API a reader needs: {@code GET /schemas/ids/{id}},
- * {@code GET /schemas/guids/{guid}} and, for schema references, {@code GET /subjects/{subject}/versions/{version}}. The URLs of {@code schema.registry.url} are tried
- * in turn; connection errors, timeouts, 408, 429 and 5xx answers are retried up to {@code max.retries} times with
- * exponential backoff and jitter. Credentials (basic auth from the URL or {@code basic.auth.user.info}, or a static
- * bearer token) go only into the Authorization header: every message names the registry by its URL without user
- * information, never a secret.
+ * {@code GET /schemas/guids/{guid}} and, for schema references, {@code GET /subjects/{subject}/versions/{version}}.
+ * The URLs of {@code schema.registry.url} are tried in turn; connection errors, timeouts, 408, 429 and 5xx answers
+ * are retried up to {@code max.retries} times with exponential backoff and jitter. Credentials (basic auth from the
+ * URL or {@code basic.auth.user.info}, or a static bearer token) go only into the Authorization header: every message
+ * names the registry by its URL without user information, never a secret.
  */
 final class RegistryClient {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -148,8 +148,7 @@ final class RegistryClient {
      * lookupDeletedSchema = !validateAsNew, RestService.getVersion's "deleted" query parameter).
      */
     SchemaText schemaOf(String subject, int version) {
-        String path = "/subjects/" + encode(subject) + "/versions/"
-                + version + "?deleted=true";
+        String path = "/subjects/" + encode(subject) + "/versions/" + version + "?deleted=true";
         return schema(get(path, "subject '" + subject + "' version " + version));
     }
 
