@@ -228,7 +228,7 @@ class AvroRegistryTest {
             int protobuf = registry.register("other-value", "syntax = \"proto3\"; message M { int32 id = 1; }", "PROTOBUF");
             byte[] good = row(w, 0);
             byte[] magic = good.clone();
-            magic[0] = 1;
+            magic[0] = 2; // 1 is the magic byte of a schema GUID prefix
             byte[] unknown = good.clone();
             unknown[4] = 99;
             byte[] notAvro = good.clone();
@@ -236,7 +236,7 @@ class AvroRegistryTest {
             byte[] truncated = Arrays.copyOf(good, good.length - 1);
             byte[] trailing = Arrays.copyOf(good, good.length + 1);
             byte[][] bad = {magic, unknown, notAvro, truncated, trailing, {0, 0, 1}};
-            String[] reasons = {"its first byte is 1, not the magic byte 0", "its schema id 99 is unknown to the registry",
+            String[] reasons = {"its first byte is 2, not the magic byte 0", "its schema id 99 is unknown to the registry",
                 "its schema id " + protobuf + " is a PROTOBUF schema, not Avro", "do not decode with writer schema id "
                 + w.id() + ": a string of 2 bytes with 1 bytes left", "1 bytes are left after the value", "it has 3 bytes, fewer than the 5"};
             List<byte[]> records = new ArrayList<>();

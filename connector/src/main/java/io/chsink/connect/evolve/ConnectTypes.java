@@ -17,8 +17,14 @@ import org.apache.kafka.connect.data.Schema;
  * ClickHouse allows it: never for Array, Map, Tuple, Variant or JSON (a null lands as the empty value there).
  */
 public final class ConnectTypes {
-    /** Decimal precision when the schema has no {@code connect.decimal.precision} parameter (JsonConverter's). */
-    public static final int DEFAULT_DECIMAL_PRECISION = 38;
+    /**
+     * Decimal precision when the schema has no {@code connect.decimal.precision} parameter: 64, what Confluent's
+     * AvroData means by its absence (CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT: toConnectSchema leaves a precision of 64
+     * out, fromConnectSchema writes 64 back), so an Avro decimal of precision 64 gets a column that holds it.
+     */
+    public static final int DEFAULT_DECIMAL_PRECISION = 64;
+    /** The largest precision (and scale) of a ClickHouse Decimal. */
+    static final int MAX_DECIMAL_PRECISION = 76;
     static final String DECIMAL_PRECISION = "connect.decimal.precision";
 
     /** What a Struct that is not a union becomes. */
@@ -121,11 +127,17 @@ public final class ConnectTypes {
         }
     }
 
-    /** The precision and scale of the Decimal(P, S) a Connect Decimal schema becomes. */
+    /**
+     * The precision and scale of the Decimal(P, S) a Connect Decimal schema becomes: P at least S and at most 76 (a
+     * value with more digits than P is then a bad record, never rounded); a scale outside 0..76 has no Decimal.
+     */
     static int[] decimalPrecisionScale(Schema s) {
         int scale = intParameter(s, Decimal.SCALE_FIELD, 0);
+        if (scale < 0 || scale > MAX_DECIMAL_PRECISION) {
+            throw new Unmappable("a Decimal of scale " + scale + " has no ClickHouse Decimal (scale 0 to 76)");
+        }
         int precision = intParameter(s, DECIMAL_PRECISION, DEFAULT_DECIMAL_PRECISION);
-        return new int[] {Math.min(76, Math.max(precision, Math.max(1, scale))), scale};
+        return new int[] {Math.min(MAX_DECIMAL_PRECISION, Math.max(precision, Math.max(1, scale))), scale};
     }
 
     private static int intParameter(Schema s, String key, int otherwise) {

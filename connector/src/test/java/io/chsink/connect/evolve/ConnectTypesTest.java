@@ -40,7 +40,7 @@ class ConnectTypesTest {
     void optionalIsNullableWhereClickHouseAllowsIt() {
         assertEquals("Nullable(Int64)", types.columnType(Schema.OPTIONAL_INT64_SCHEMA));
         assertEquals("Nullable(String)", types.columnType(Schema.OPTIONAL_STRING_SCHEMA));
-        assertEquals("Nullable(Decimal(38, 2))", types.columnType(Decimal.builder(2).optional().build()));
+        assertEquals("Nullable(Decimal(64, 2))", types.columnType(Decimal.builder(2).optional().build()));
         assertEquals("Array(Nullable(Int32))",
                 types.columnType(SchemaBuilder.array(Schema.OPTIONAL_INT32_SCHEMA).optional().build()));
         assertEquals("Map(String, Nullable(Float64))", types.columnType(SchemaBuilder.map(
@@ -51,7 +51,15 @@ class ConnectTypesTest {
 
     @Test
     void logicalTypes() {
-        assertEquals("Decimal(38, 4)", types.columnType(Decimal.schema(4)), "default precision");
+        // Without connect.decimal.precision: 64, as Confluent's AvroData reads its absence
+        // (AvroData.CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT; toConnectSchema drops a precision of 64).
+        assertEquals("Decimal(64, 4)", types.columnType(Decimal.schema(4)), "default precision");
+        assertEquals("Decimal(76, 2)", types.columnType(Decimal.builder(2)
+                .parameter(ConnectTypes.DECIMAL_PRECISION, "100").build()), "at most 76: longer values are bad records");
+        ConnectTypes.Unmappable negative = assertThrows(ConnectTypes.Unmappable.class,
+                () -> types.columnType(Decimal.schema(-2)));
+        assertEquals("a Decimal of scale -2 has no ClickHouse Decimal (scale 0 to 76)", negative.getMessage());
+        assertThrows(ConnectTypes.Unmappable.class, () -> types.columnType(Decimal.schema(77)));
         assertEquals("Decimal(12, 4)", types.columnType(Decimal.builder(4)
                 .parameter(ConnectTypes.DECIMAL_PRECISION, "12").build()), "connect.decimal.precision");
         assertEquals("Decimal(50, 50)", types.columnType(Decimal.builder(50)

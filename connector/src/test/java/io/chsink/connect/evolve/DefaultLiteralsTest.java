@@ -107,7 +107,7 @@ class DefaultLiteralsTest {
         assertEquals("'" + digits + "'", of(d76, new BigDecimal(digits)));
         assertEquals("'0.0000000001'", of(d76, new BigDecimal("1E-10")), "plain text, no exponent");
         Schema noPrecision = Decimal.schema(0);
-        assertEquals("Decimal(38, 0)", TYPES.baseType(noPrecision));
+        assertEquals("Decimal(64, 0)", TYPES.baseType(noPrecision), "AvroData's default precision");
         assertEquals("'-1000'", of(noPrecision, new BigDecimal("-1E+3")));
     }
 

@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,10 +31,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>{@code POST /subjects/{subject}/versions} with {@code {"schema": "...", "schemaType": "AVRO",
  * "references": [...]}}: {@code {"id": N}}; the same schema text gets the same id in every subject, and registering
  * it again under a subject returns its id without a new version;</li>
- * <li>{@code GET /schemas/ids/{id}}: {@code {"schema": "..."}} (plus {@code schemaType} when not AVRO, and
- * {@code references} when there are any), or 404 with error_code 40403;</li>
- * <li>{@code GET /subjects/{subject}/versions/{version|latest}}: subject, version, id, schema (40401 / 40402);</li>
- * <li>{@code GET /subjects} and {@code GET /subjects/{subject}/versions};</li>
+ * <li>{@code GET /schemas/ids/{id}}: {@code {"schema": "...", "guid": "..."}} (plus {@code schemaType} when not
+ * AVRO, and {@code references} when there are any), or 404 with error_code 40403;</li>
+ * <li>{@code GET /schemas/guids/{guid}}: the same by the schema's GUID (what Confluent's HeaderSchemaIdSerializer
+ * puts in a record header), or 404 with error_code 40403;</li>
+ * <li>{@code GET /subjects/{subject}/versions/{version|latest}}: subject, version, id, guid, schema (40401 /
+ * 40402); a soft-deleted version only with {@code ?deleted=true} (then with {@code "deleted": true}), as Confluent's
+ * client asks for the versions a schema references;</li>
+ * <li>{@code DELETE /subjects/{subject}/versions/{version}}: a soft delete (the version number), 40406 when it is
+ * soft-deleted already;</li>
+ * <li>{@code GET /subjects} and {@code GET /subjects/{subject}/versions} (soft-deleted ones with
+ * {@code ?deleted=true});</li>
  * <li>basic authentication when constructed with credentials: 401 with error_code 401 otherwise.</li>
  * </ul>
  * Errors are Confluent's JSON error bodies. {@link #stop()} and {@link #start()} make an outage on the same port; the
@@ -45,6 +53,7 @@ public final class TestRegistry implements AutoCloseable {
 
     private static final class Registered {
         final int id;
+        final UUID guid = UUID.randomUUID();
         final String schema;
         final String type;
         final JsonNode references;
@@ -57,9 +66,19 @@ public final class TestRegistry implements AutoCloseable {
         }
     }
 
+    /** A version of a subject; a soft-deleted one keeps its number and is served only with ?deleted=true. */
+    private static final class Version {
+        final Registered schema;
+        boolean deleted;
+
+        Version(Registered schema) {
+            this.schema = schema;
+        }
+    }
+
     private final String authorization;
     private final List<Registered> byId = new ArrayList<>();
-    private final Map<String, List<Registered>> subjects = new LinkedHashMap<>();
+    private final Map<String, List<Version>> subjects = new LinkedHashMap<>();
     private final AtomicLong requests = new AtomicLong();
     private int port;
     private HttpServer server;
@@ -142,11 +161,29 @@ public final class TestRegistry implements AutoCloseable {
             found = new Registered(byId.size() + 1, schema, type, references);
             byId.add(found);
         }
-        List<Registered> versions = subjects.computeIfAbsent(subject, s -> new ArrayList<>());
-        if (!versions.contains(found)) {
-            versions.add(found);
+        List<Version> versions = subjects.computeIfAbsent(subject, s -> new ArrayList<>());
+        Registered schemaOf = found;
+        if (versions.stream().noneMatch(v -> v.schema == schemaOf && !v.deleted)) {
+            versions.add(new Version(found));
         }
         return found.id;
+    }
+
+    /** The GUID of a registered schema id (what a header names it by). */
+    public synchronized UUID guid(int id) {
+        return byId.get(id - 1).guid;
+    }
+
+    /**
+     * Soft-deletes a version of a subject, as {@code DELETE /subjects/{subject}/versions/{version}} does: it keeps its
+     * number and id, and is served only to requests with {@code ?deleted=true}.
+     */
+    public synchronized void softDelete(String subject, int version) {
+        List<Version> versions = subjects.get(subject);
+        if (versions == null || version < 1 || version > versions.size()) {
+            throw new IllegalArgumentException("no version " + version + " of subject " + subject);
+        }
+        versions.get(version - 1).deleted = true;
     }
 
     private void handle(HttpExchange x) throws IOException {
@@ -158,8 +195,11 @@ public final class TestRegistry implements AutoCloseable {
             }
             String[] parts = x.getRequestURI().getRawPath().replaceAll("/+$", "").split("/");
             String method = x.getRequestMethod();
+            boolean deleted = withDeleted(x.getRequestURI().getRawQuery());
             if (parts.length == 4 && parts[1].equals("schemas") && parts[2].equals("ids") && method.equals("GET")) {
                 schemaById(x, parts[3]);
+            } else if (parts.length == 4 && parts[1].equals("schemas") && parts[2].equals("guids") && method.equals("GET")) {
+                schemaByGuid(x, URLDecoder.decode(parts[3], StandardCharsets.UTF_8));
             } else if (parts.length == 2 && parts[1].equals("subjects") && method.equals("GET")) {
                 ArrayNode names = JSON.createArrayNode();
                 synchronized (this) {
@@ -176,12 +216,15 @@ public final class TestRegistry implements AutoCloseable {
                     }
                     int id = register(subject, body.get("schema").asText(), body.path("schemaType").asText("AVRO"),
                             body.has("references") ? body.get("references") : JSON.createArrayNode());
-                    send(x, 200, JSON.createObjectNode().put("id", id));
+                    send(x, 200, JSON.createObjectNode().put("id", id).put("guid", guid(id).toString()));
                 } else {
-                    versions(x, subject);
+                    versions(x, subject, deleted);
                 }
             } else if (parts.length == 5 && parts[1].equals("subjects") && parts[3].equals("versions") && method.equals("GET")) {
-                version(x, URLDecoder.decode(parts[2], StandardCharsets.UTF_8), parts[4]);
+                version(x, URLDecoder.decode(parts[2], StandardCharsets.UTF_8), parts[4], deleted);
+            } else if (parts.length == 5 && parts[1].equals("subjects") && parts[3].equals("versions")
+                    && method.equals("DELETE")) {
+                delete(x, URLDecoder.decode(parts[2], StandardCharsets.UTF_8), parts[4]);
             } else {
                 error(x, 404, 404, "HTTP 404 Not Found");
             }
@@ -203,46 +246,117 @@ public final class TestRegistry implements AutoCloseable {
         send(x, 200, describe(r, JSON.createObjectNode()));
     }
 
-    private void versions(HttpExchange x, String subject) throws IOException {
+    private void schemaByGuid(HttpExchange x, String guidText) throws IOException {
+        Registered r = null;
+        synchronized (this) {
+            for (Registered candidate : byId) {
+                if (candidate.guid.toString().equalsIgnoreCase(guidText)) {
+                    r = candidate;
+                    break;
+                }
+            }
+        }
+        if (r == null) {
+            error(x, 404, 40403, "Schema " + guidText + " not found");
+            return;
+        }
+        send(x, 200, describe(r, JSON.createObjectNode()));
+    }
+
+    /** Whether a query asks for soft-deleted versions too ({@code deleted=true}). */
+    private static boolean withDeleted(String rawQuery) {
+        if (rawQuery == null) {
+            return false;
+        }
+        for (String pair : rawQuery.split("&")) {
+            if (pair.equalsIgnoreCase("deleted=true")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void versions(HttpExchange x, String subject, boolean deleted) throws IOException {
         ArrayNode out = JSON.createArrayNode();
         synchronized (this) {
-            List<Registered> versions = subjects.get(subject);
-            if (versions == null) {
+            List<Version> versions = subjects.get(subject);
+            if (versions == null || (!deleted && versions.stream().allMatch(v -> v.deleted))) {
                 error(x, 404, 40401, "Subject '" + subject + "' not found.");
                 return;
             }
             for (int v = 1; v <= versions.size(); v++) {
-                out.add(v);
+                if (deleted || !versions.get(v - 1).deleted) {
+                    out.add(v);
+                }
             }
         }
         send(x, 200, out);
     }
 
-    private void version(HttpExchange x, String subject, String versionText) throws IOException {
+    private void version(HttpExchange x, String subject, String versionText, boolean deleted) throws IOException {
         ObjectNode out = JSON.createObjectNode();
         synchronized (this) {
-            List<Registered> versions = subjects.get(subject);
+            List<Version> versions = subjects.get(subject);
             if (versions == null) {
                 error(x, 404, 40401, "Subject '" + subject + "' not found.");
                 return;
             }
-            int v = versionText.equals("latest") ? versions.size() : parseInt(versionText);
-            if (v < 1 || v > versions.size()) {
+            int v = versionText.equals("latest") || versionText.equals("-1") ? latest(versions, deleted)
+                    : parseInt(versionText);
+            if (v < 1 || v > versions.size() || (versions.get(v - 1).deleted && !deleted)) {
                 error(x, 404, 40402, "Version " + versionText + " not found.");
                 return;
             }
-            Registered r = versions.get(v - 1);
+            Version found = versions.get(v - 1);
+            Registered r = found.schema;
             describe(r, out.put("subject", subject).put("version", v).put("id", r.id));
+            if (found.deleted) {
+                out.put("deleted", true);
+            }
         }
         send(x, 200, out);
     }
 
-    /** schemaType (when not AVRO), schema and references (when any), as the registry answers them. */
+    /** The highest version number a request may see (0 when none). */
+    private static int latest(List<Version> versions, boolean deleted) {
+        for (int v = versions.size(); v >= 1; v--) {
+            if (deleted || !versions.get(v - 1).deleted) {
+                return v;
+            }
+        }
+        return 0;
+    }
+
+    private void delete(HttpExchange x, String subject, String versionText) throws IOException {
+        int v;
+        synchronized (this) {
+            List<Version> versions = subjects.get(subject);
+            if (versions == null) {
+                error(x, 404, 40401, "Subject '" + subject + "' not found.");
+                return;
+            }
+            v = versionText.equals("latest") ? latest(versions, false) : parseInt(versionText);
+            if (v < 1 || v > versions.size()) {
+                error(x, 404, 40402, "Version " + versionText + " not found.");
+                return;
+            }
+            if (versions.get(v - 1).deleted) {
+                error(x, 404, 40406, "Subject '" + subject + "' Version " + v + " was soft deleted. Set permanent=true "
+                        + "to delete permanently");
+                return;
+            }
+            versions.get(v - 1).deleted = true;
+        }
+        send(x, 200, JSON.getNodeFactory().numberNode(v));
+    }
+
+    /** schemaType (when not AVRO), schema, guid and references (when any), as the registry answers them. */
     private static ObjectNode describe(Registered r, ObjectNode out) {
         if (!r.type.equals("AVRO")) {
             out.put("schemaType", r.type);
         }
         out.put("schema", r.schema);
+        out.put("guid", r.guid.toString());
         if (r.references.size() > 0) {
             out.set("references", r.references);
         }

@@ -5,6 +5,7 @@ import io.chsink.connect.convert.avro.AvroTranslator.Translated;
 import io.chsink.connect.convert.avro.RegistryClient.Failure;
 import io.chsink.connect.convert.avro.RegistryClient.RegistryException;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.config.ConfigDef;
@@ -18,31 +19,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads Confluent-framed Avro (magic byte 0, a 4-byte big-endian schema id, Avro binary) into the Connect data
- * Confluent's AvroConverter produces, with Apache Avro and no Confluent code: writer schemas come from a registry
- * speaking the Confluent REST API ({@code GET /schemas/ids/{id}}) and are cached by id for the life of the task, so
- * records whose schema is cached keep being read while the registry is down. Each id gets its own Connect schema
+ * Reads Confluent-framed Avro (magic byte 0, a 4-byte big-endian schema id, Avro binary; or the schema id or GUID in
+ * a {@code __value_schema_id} / {@code __key_schema_id} header and raw Avro binary, {@link SchemaIds}) into the
+ * Connect data Confluent's AvroConverter produces, with Apache Avro and no Confluent code: writer schemas come from a
+ * registry speaking the Confluent REST API ({@code GET /schemas/ids/{id}}, {@code GET /schemas/guids/{guid}}) and are
+ * cached by id or GUID for the life of the task, so records whose schema is cached keep being read while the
+ * registry is down. Each id gets its own Connect schema
  * and decoder ({@link AvroTranslator}); the decoder reads the bytes straight into Structs, lists, maps and values.
  * Works as key.converter and value.converter; takes Confluent's configuration keys ({@link AvroConverterConfig}).
  * Reading only: fromConnectData throws.
  */
 public final class AvroConverter implements Converter, Versioned {
     private static final Logger log = LoggerFactory.getLogger(AvroConverter.class);
-    private static final byte MAGIC = 0;
 
-    private final Map<Integer, Translated> byId = new ConcurrentHashMap<>();
+    /** By the subject of the id look-up ("" for none), then id: ids are per registry context. */
+    private final Map<String, Map<Integer, Translated>> byId = new ConcurrentHashMap<>();
+    private final Map<UUID, Translated> byGuid = new ConcurrentHashMap<>();
     private final AtomicLong records = new AtomicLong();
     private RegistryClient registry;
     private WriterSchemas schemas;
     private boolean isKey;
-    /** The last id read and its translation: most topics carry one schema at a time. */
+    private String idHeader;
+    private AvroConverterConfig config;
+    /** The last id read, its topic and its translation: most topics carry one schema at a time. */
     private int lastId = -1;
+    private String lastTopic;
     private Translated last;
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
         AvroConverterConfig config = new AvroConverterConfig(configs);
+        this.config = config;
         this.isKey = isKey;
+        this.idHeader = SchemaIds.headerName(isKey);
         this.registry = new RegistryClient(config);
         this.schemas = new WriterSchemas(registry, config.connectMetaData(), config.enhancedSchemaSupport());
         log.info("AvroConverter ({}): schema registry {} (authentication: {})", isKey ? "key" : "value",
@@ -51,65 +60,77 @@ public final class AvroConverter implements Converter, Versioned {
 
     @Override
     public SchemaAndValue toConnectData(String topic, byte[] value) {
+        return toConnectData(topic, null, value);
+    }
+
+    /**
+     * Reads a record whose writer schema is named by its {@code __value_schema_id} (or {@code __key_schema_id})
+     * header, else by the prefix of its value ({@link SchemaIds}, as Confluent's DualSchemaIdDeserializer).
+     */
+    @Override
+    public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
         if (value == null) {
             return SchemaAndValue.NULL;
         }
         records.lazySet(records.get() + 1); // one converter per task: only its thread counts
-        if (value.length < 5) {
-            throw bad(topic, "it has " + value.length + " bytes, fewer than the 5 of the Confluent wire format header "
-                    + "(magic byte 0 and a 4-byte schema id)", null);
+        SchemaIds.WriterId ref;
+        try {
+            ref = SchemaIds.of(headers, idHeader, value);
+        } catch (DataException e) {
+            throw bad(topic, e.getMessage(), null);
         }
-        if (value[0] != MAGIC) {
-            throw bad(topic, "its first byte is " + (value[0] & 0xFF) + ", not the magic byte 0 of the Confluent wire "
-                    + "format (is the topic Avro written with a schema registry serializer?)", null);
-        }
-        int id = (value[1] & 0xFF) << 24 | (value[2] & 0xFF) << 16 | (value[3] & 0xFF) << 8 | (value[4] & 0xFF);
-        Translated writer = id == lastId ? last : writer(topic, id);
-        AvroInput in = new AvroInput(value, 5, value.length);
+        Translated writer = ref.guid != null ? writer(topic, ref)
+                : ref.id == lastId && topic.equals(lastTopic) ? last : writer(topic, ref);
+        AvroInput in = new AvroInput(value, ref.bodyStart, value.length);
         Object connect;
         try {
             connect = writer.reader.read(in);
         } catch (AvroInput.BadAvro | DataException | ArithmeticException | ClassCastException e) {
-            throw bad(topic, "its bytes do not decode with writer schema id " + id + ": " + e.getMessage(), null);
+            throw bad(topic, "its bytes do not decode with writer " + ref.describe() + ": " + e.getMessage(), null);
         }
         if (in.remaining() != 0) {
-            throw bad(topic, "its bytes do not decode with writer schema id " + id + ": " + in.remaining()
+            throw bad(topic, "its bytes do not decode with writer " + ref.describe() + ": " + in.remaining()
                     + " bytes are left after the value", null);
         }
         return new SchemaAndValue(writer.schema, connect);
     }
 
-    private Translated writer(String topic, int id) {
-        Translated t = byId.get(id);
+    private Translated writer(String topic, SchemaIds.WriterId ref) {
+        String subject = ref.guid == null ? config.lookupSubject(topic, isKey) : null;
+        Map<Integer, Translated> ids = ref.guid == null
+                ? byId.computeIfAbsent(subject == null ? "" : subject, s -> new ConcurrentHashMap<>()) : null;
+        Translated t = ref.guid == null ? ids.get(ref.id) : byGuid.get(ref.guid);
         if (t == null) {
             try {
-                t = schemas.translate(id);
+                t = ref.guid == null ? schemas.translate(ref.id, subject) : schemas.translate(ref.guid);
             } catch (RegistryException e) {
-                String why = e.failure == Failure.NOT_FOUND ? "its schema id " + id + " is unknown to the registry ("
-                        + e.getMessage() + ")" : "its writer schema id " + id + " could not be fetched: " + e.getMessage();
+                String why = e.failure == Failure.NOT_FOUND ? "its " + ref.describe() + " is unknown to the registry ("
+                        + e.getMessage() + ")" : "its writer " + ref.describe() + " could not be fetched: " + e.getMessage();
                 throw bad(topic, why, null);
             } catch (WriterSchemas.NotAvro e) {
                 throw bad(topic, e.getMessage(), null);
             } catch (DataException | org.apache.avro.SchemaParseException e) {
-                throw bad(topic, "its writer schema id " + id + " cannot be read: " + e.getMessage(), null);
+                throw bad(topic, "its writer " + ref.describe() + " cannot be read: " + e.getMessage(), null);
             }
-            byId.put(id, t);
-            log.info("AvroConverter ({}): writer schema id {} cached for topic {} ({} cached)", isKey ? "key" : "value",
-                    id, topic, byId.size());
+            if (ref.guid == null) {
+                ids.put(ref.id, t);
+            } else {
+                byGuid.put(ref.guid, t);
+            }
+            log.info("AvroConverter ({}): writer {} cached for topic {} ({} cached)", isKey ? "key" : "value",
+                    ref.describe(), topic, cachedSchemas());
         }
-        lastId = id;
-        last = t;
+        if (ref.guid == null) {
+            lastId = ref.id;
+            lastTopic = topic;
+            last = t;
+        }
         return t;
     }
 
     private DataException bad(String topic, String why, Throwable cause) {
         return new DataException("AvroConverter cannot read the " + (isKey ? "key" : "value") + " of a record of topic "
                 + topic + " (its partition and offset: Connect's error log and dead-letter headers): " + why, cause);
-    }
-
-    @Override
-    public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-        return toConnectData(topic, value);
     }
 
     @Override
@@ -127,7 +148,7 @@ public final class AvroConverter implements Converter, Versioned {
     public void close() {
         if (registry != null) {
             log.info("AvroConverter ({}) read {} records with {} writer schemas", isKey ? "key" : "value",
-                    records.get(), byId.size());
+                    records.get(), cachedSchemas());
         }
     }
 
@@ -141,8 +162,12 @@ public final class AvroConverter implements Converter, Versioned {
         return records.get();
     }
 
-    /** Writer schemas cached. */
+    /** Writer schemas cached (by id and by GUID). */
     public int cachedSchemas() {
-        return byId.size();
+        int n = byGuid.size();
+        for (Map<Integer, Translated> ids : byId.values()) {
+            n += ids.size();
+        }
+        return n;
     }
 }

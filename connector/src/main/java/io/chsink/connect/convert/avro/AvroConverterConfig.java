@@ -2,6 +2,7 @@ package io.chsink.connect.convert.avro;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -38,6 +39,16 @@ public final class AvroConverterConfig extends AbstractConfig {
     public static final String KEY_PASSWORD = SSL + "key.password";
     public static final String ENDPOINT_IDENTIFICATION = SSL + "endpoint.identification.algorithm";
     public static final String SSL_PROTOCOL = SSL + "protocol";
+    static final String KEY_STRATEGY = "key.subject.name.strategy";
+    static final String VALUE_STRATEGY = "value.subject.name.strategy";
+    static final String CONTEXT_STRATEGY = "context.name.strategy";
+    private static final String STRATEGIES = "io.confluent.kafka.serializers.subject.";
+    static final String TOPIC_NAME_STRATEGY = STRATEGIES + "TopicNameStrategy";
+    /** Confluent's strategies this converter reproduces for the id look-up; a custom one is refused. */
+    private static final Set<String> SUBJECT_STRATEGIES = Set.of(TOPIC_NAME_STRATEGY,
+            STRATEGIES + "RecordNameStrategy", STRATEGIES + "TopicRecordNameStrategy");
+    private static final String NULL_CONTEXT_STRATEGY =
+            "io.confluent.kafka.serializers.context.NullContextNameStrategy";
     /** AvroData options this converter does not implement: refused when true, so nothing is silently different. */
     private static final String[] UNSUPPORTED_WHEN_TRUE = {"generalized.sum.type.support", "scrub.invalid.names",
         "discard.type.doc.default", "use.latest.version", "specific.avro.reader", "avro.reflection.allow.null"};
@@ -95,6 +106,24 @@ public final class AvroConverterConfig extends AbstractConfig {
         if (urls().isEmpty()) {
             throw new ConfigException(URL + " names no registry");
         }
+        for (String key : new String[] {KEY_STRATEGY, VALUE_STRATEGY}) {
+            String strategy = className(props.get(key));
+            if (!strategy.isEmpty() && !SUBJECT_STRATEGIES.contains(strategy)) {
+                throw new ConfigException(key + "=" + strategy + " is not supported by "
+                        + "io.chsink.connect.convert.avro.AvroConverter (it names the subject of an id look-up as "
+                        + "Confluent's TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy)");
+            }
+        }
+        String context = className(props.get(CONTEXT_STRATEGY));
+        if (!context.isEmpty() && !context.equals(NULL_CONTEXT_STRATEGY)) {
+            throw new ConfigException(CONTEXT_STRATEGY + "=" + context + " is not supported by "
+                    + "io.chsink.connect.convert.avro.AvroConverter (ids are looked up without a context prefix)");
+        }
+    }
+
+    /** A class-valued setting (a Class or its name) as a class name; "" when unset. */
+    private static String className(Object v) {
+        return v == null ? "" : v instanceof Class ? ((Class<?>) v).getName() : v.toString().trim();
     }
 
     List<String> urls() {
@@ -132,6 +161,19 @@ public final class AvroConverterConfig extends AbstractConfig {
 
     long retryMaxWaitMs() {
         return getLong(RETRIES_MAX_WAIT);
+    }
+
+    /**
+     * The subject the id look-up names for a record of {@code topic}, as Confluent's deserializer passes it to
+     * {@code GET /schemas/ids/{id}?subject=...} (AbstractKafkaAvroDeserializer.schemaFromRegistry): with the
+     * TopicNameStrategy, the default of {@code key.subject.name.strategy} / {@code value.subject.name.strategy},
+     * {@code TOPIC-key} or {@code TOPIC-value}; with a strategy that needs the schema (RecordNameStrategy, ...) none,
+     * as Confluent's then names only the context of its context.name.strategy, none by default.
+     */
+    String lookupSubject(String topic, boolean isKey) {
+        String name = className(originals().get(isKey ? KEY_STRATEGY : VALUE_STRATEGY));
+        boolean topicName = name.isEmpty() || name.equals(TOPIC_NAME_STRATEGY);
+        return topicName ? topic + (isKey ? "-key" : "-value") : null;
     }
 
     boolean connectMetaData() {

@@ -42,7 +42,11 @@ final class AvroTranslator {
     static final String ENUM_DEFAULT_PREFIX = NAMESPACE + ".enum.default.";
     static final String FIXED_SIZE = "connect.fixed.size";
     static final String DECIMAL_PRECISION = "connect.decimal.precision";
-    static final int DECIMAL_PRECISION_DEFAULT = 38;
+    /**
+     * The precision AvroData leaves out of the Connect schema (AvroData.CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT; its
+     * fromConnectSchema writes it back for a Decimal without connect.decimal.precision).
+     */
+    static final int DECIMAL_PRECISION_DEFAULT = 64;
     static final String CONNECT_NAME = "connect.name";
     static final String CONNECT_DOC = "connect.doc";
     static final String CONNECT_VERSION = "connect.version";
@@ -101,6 +105,8 @@ final class AvroTranslator {
                 boolean fixed = schema.getType() == org.apache.avro.Schema.Type.FIXED;
                 int size = fixed ? schema.getFixedSize() : -1;
                 if ("decimal".equalsIgnoreCase(logicalType)) {
+                    // As AvroData.toConnectSchema: "scale" from the Avro scale (0 when absent), and
+                    // connect.decimal.precision only when the Avro schema has a precision other than 64.
                     Object scaleProp = schema.getObjectProp("scale");
                     int scale = scaleProp instanceof Number ? ((Number) scaleProp).intValue() : 0;
                     builder = Decimal.builder(scale);

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
@@ -27,12 +28,12 @@ import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The part of the Confluent Schema Registry REST API a reader needs: {@code GET /schemas/ids/{id}} and, for schema
- * references, {@code GET /subjects/{subject}/versions/{version}}. The URLs of {@code schema.registry.url} are tried
- * in turn; connection errors, timeouts, 408, 429 and 5xx answers are retried up to {@code max.retries} times with
- * exponential backoff and jitter. Credentials (basic auth from the URL or {@code basic.auth.user.info}, or a static
- * bearer token) go only into the Authorization header: every message names the registry by its URL without user
- * information, never a secret.
+ * The part of the Confluent Schema Registry REST API a reader needs: {@code GET /schemas/ids/{id}},
+ * {@code GET /schemas/guids/{guid}} and, for schema references, {@code GET /subjects/{subject}/versions/{version}}.
+ * The URLs of {@code schema.registry.url} are tried in turn; connection errors, timeouts, 408, 429 and 5xx answers
+ * are retried up to {@code max.retries} times with exponential backoff and jitter. Credentials (basic auth from the
+ * URL or {@code basic.auth.user.info}, or a static bearer token) go only into the Authorization header: every message
+ * names the registry by its URL without user information, never a secret.
  */
 final class RegistryClient {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,11 +45,14 @@ final class RegistryClient {
         final String schema;
         final String type;
         final List<Reference> references;
+        /** The "subject" of the answer (qualified with its context), or null when it names none. */
+        final String subject;
 
-        SchemaText(String schema, String type, List<Reference> references) {
+        SchemaText(String schema, String type, List<Reference> references, String subject) {
             this.schema = schema;
             this.type = type;
             this.references = references;
+            this.subject = subject;
         }
     }
 
@@ -120,13 +124,31 @@ final class RegistryClient {
         return authorization == null ? "none" : authorization.startsWith("Basic ") ? "basic" : "bearer";
     }
 
-    SchemaText schemaById(int id) {
-        return schema(get("/schemas/ids/" + id, "schema id " + id));
+    /**
+     * {@code GET /schemas/ids/{id}}, with {@code ?subject=} when there is one (as Confluent's RestService.getId): a
+     * registry with contexts looks the id up in that subject's context, and names the subject it found in its answer.
+     */
+    SchemaText schemaById(int id, String subject) {
+        return schema(get("/schemas/ids/" + id + (subject == null ? "" : "?subject=" + encode(subject)),
+                "schema id " + id));
     }
 
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** {@code GET /schemas/guids/{guid}}, as Confluent's RestService.getByGuid. */
+    SchemaText schemaByGuid(UUID guid) {
+        return schema(get("/schemas/guids/" + guid, "schema guid " + guid));
+    }
+
+    /**
+     * A version of a subject, soft-deleted ones included ({@code ?deleted=true}): Confluent's client looks up the
+     * versions a schema references that way when it reads (AbstractSchemaProvider.resolveReferences with
+     * lookupDeletedSchema = !validateAsNew, RestService.getVersion's "deleted" query parameter).
+     */
     SchemaText schemaOf(String subject, int version) {
-        String path = "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20") + "/versions/"
-                + version;
+        String path = "/subjects/" + encode(subject) + "/versions/" + version + "?deleted=true";
         return schema(get(path, "subject '" + subject + "' version " + version));
     }
 
@@ -137,9 +159,20 @@ final class RegistryClient {
         }
         List<Reference> refs = new ArrayList<>();
         for (JsonNode r : n.path("references")) {
-            refs.add(new Reference(r.path("name").asText(), r.path("subject").asText(), r.path("version").asInt()));
+            JsonNode name = r.get("name");
+            JsonNode subject = r.get("subject");
+            JsonNode version = r.get("version");
+            if (name == null || !name.isTextual() || subject == null || !subject.isTextual() || version == null
+                    || !version.canConvertToInt()) {
+                // Confluent's resolveReferences refuses these too ("Invalid reference").
+                throw new RegistryException(Failure.BAD_RESPONSE, "the registry's answer has a schema reference without "
+                        + "a name, subject or version: " + r);
+            }
+            refs.add(new Reference(name.asText(), subject.asText(), version.asInt()));
         }
-        return new SchemaText(text.asText(), n.path("schemaType").asText("AVRO"), refs);
+        JsonNode subject = n.get("subject");
+        return new SchemaText(text.asText(), n.path("schemaType").asText("AVRO"), refs,
+                subject != null && subject.isTextual() ? subject.asText() : null);
     }
 
     private JsonNode get(String path, String what) {

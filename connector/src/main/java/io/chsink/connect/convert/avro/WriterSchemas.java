@@ -1,15 +1,23 @@
 package io.chsink.connect.convert.avro;
 
 import io.chsink.connect.convert.avro.AvroTranslator.Translated;
+import io.chsink.connect.convert.avro.RegistryClient.Failure;
 import io.chsink.connect.convert.avro.RegistryClient.Reference;
+import io.chsink.connect.convert.avro.RegistryClient.RegistryException;
 import io.chsink.connect.convert.avro.RegistryClient.SchemaText;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.avro.Schema;
+import org.apache.kafka.connect.errors.DataException;
 
 /**
- * A writer schema by its registry id: fetched, its references (named types in other subjects) parsed first, then
- * parsed with Apache Avro and translated. Only AVRO schemas are read; a PROTOBUF or JSON schema id is a
+ * A writer schema by its registry id or GUID: fetched, its references (named types in other subjects) parsed first,
+ * then parsed with Apache Avro and translated. Only AVRO schemas are read; a PROTOBUF or JSON schema id is a
  * {@link NotAvro}.
  */
 final class WriterSchemas {
@@ -23,10 +31,23 @@ final class WriterSchemas {
         this.enhancedSchemaSupport = enhancedSchemaSupport;
     }
 
-    Translated translate(int id) {
-        SchemaText text = registry.schemaById(id);
+    /** A writer schema by its id, looked up for {@code subject} (null: none). */
+    Translated translate(int id, String subject) {
+        return translate(registry.schemaById(id, subject), "schema id " + id);
+    }
+
+    /**
+     * A writer schema by its GUID. Its references are resolved from the default context: Confluent's client parses a
+     * schema fetched by GUID without a subject (CachedSchemaRegistryClient.getSchemaByGuidFromRegistry).
+     */
+    Translated translate(UUID guid) {
+        SchemaText text = registry.schemaByGuid(guid);
+        return translate(new SchemaText(text.schema, text.type, text.references, null), "schema guid " + guid);
+    }
+
+    private Translated translate(SchemaText text, String what) {
         if (!"AVRO".equalsIgnoreCase(text.type)) {
-            throw new NotAvro("its schema id " + id + " is a " + text.type + " schema, not Avro");
+            throw new NotAvro("its " + what + " is a " + text.type + " schema, not Avro");
         }
         return translate(parse(text));
     }
@@ -35,21 +56,48 @@ final class WriterSchemas {
         return new AvroTranslator(connectMetaData, enhancedSchemaSupport).translate(schema);
     }
 
-    /** Parses a schema after the schemas it references, in one parser so their named types are known. */
+    /**
+     * Parses a schema after the schemas it references, in one parser so their named types are known, as Confluent's
+     * AbstractSchemaProvider.resolveReferences collects them: depth first (a referenced schema's own references
+     * before it), each reference's subject qualified with the context of the subject of the schema that names it
+     * ({@link Subjects#qualifyWithParent}; a top-level schema's is the "subject" of the registry's answer), its
+     * version fetched with soft-deleted versions included, and one schema per reference name: a name met again is
+     * skipped, whatever subject or version it names there.
+     */
     Schema parse(SchemaText text) {
+        Map<String, String> resolved = new LinkedHashMap<>();
+        resolve(text.subject, text.references, resolved, new HashSet<>(), new HashMap<>());
         Schema.Parser parser = new Schema.Parser().setValidateDefaults(false);
-        parseReferences(parser, text, new HashSet<>());
+        for (String referenced : resolved.values()) {
+            parser.parse(referenced);
+        }
         return parser.parse(text.schema);
     }
 
-    private void parseReferences(Schema.Parser parser, SchemaText text, Set<String> seen) {
-        for (Reference r : text.references) {
-            if (!seen.add(r.subject + "/" + r.version)) {
+    private void resolve(String parent, List<Reference> references, Map<String, String> resolved, Set<String> names,
+            Map<String, SchemaText> fetched) {
+        for (Reference r : references) {
+            String subject = Subjects.qualifyWithParent(parent, r.subject);
+            // Fetched before the name is checked, as Confluent's client does; each subject and version only once.
+            SchemaText referenced = fetched.get(subject + '\0' + r.version);
+            if (referenced == null) {
+                try {
+                    referenced = registry.schemaOf(subject, r.version);
+                } catch (RegistryException e) {
+                    if (e.failure != Failure.NOT_FOUND) {
+                        throw e;
+                    }
+                    // The record's schema is known; what is missing is a version it references.
+                    throw new DataException("a version it references (reference name '" + r.name + "') is missing "
+                            + "from the registry: " + e.getMessage());
+                }
+                fetched.put(subject + '\0' + r.version, referenced);
+            }
+            if (!names.add(r.name)) {
                 continue;
             }
-            SchemaText referenced = registry.schemaOf(r.subject, r.version);
-            parseReferences(parser, referenced, seen);
-            parser.parse(referenced.schema);
+            resolve(referenced.subject, referenced.references, resolved, names, fetched);
+            resolved.put(r.name, referenced.schema);
         }
     }
 

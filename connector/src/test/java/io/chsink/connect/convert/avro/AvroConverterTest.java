@@ -220,7 +220,7 @@ class AvroConverterTest {
         AvroConverter c = converter(config(url), false);
         byte[] good = row(1, 1);
         byte[] magic = good.clone();
-        magic[0] = 1;
+        magic[0] = 2; // 1 is the magic byte of a GUID prefix (AvroSchemaIdHeaderTest)
         byte[] protobuf = good.clone();
         protobuf[4] = 2;
         byte[] recursive = good.clone();
@@ -231,7 +231,7 @@ class AvroConverterTest {
         byte[] truncated = java.util.Arrays.copyOf(good, good.length - 2);
         Object[][] cases = {
             {new byte[] {0, 0}, "it has 2 bytes, fewer than the 5"},
-            {magic, "its first byte is 1, not the magic byte 0"},
+            {magic, "its first byte is 2, not the magic byte 0"},
             {protobuf, "its schema id 2 is a PROTOBUF schema, not Avro"},
             {recursive, "its writer schema id 3 cannot be read: The Avro schema is recursive: record N contains itself"},
             {unknown, "its schema id 9 is unknown to the registry (the schema registry at " + url + " answered 404 for "

@@ -89,16 +89,53 @@ class AvroTranslatorTest {
         check("{\"type\":\"int\",\"connect.type\":\"int16\"}", Schema.INT16_SCHEMA, 32767, (short) 32767);
     }
 
+    /**
+     * The Connect Decimal schema of an Avro decimal, as Confluent's AvroData.toConnectSchema (avro-data module,
+     * io.confluent.connect.avro.AvroData, case BYTES/FIXED with logicalType "decimal") makes it: Decimal.builder(scale)
+     * with the Avro "scale" (0 when absent), and the parameter connect.decimal.precision set to the Avro "precision"
+     * only when there is one and it differs from CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT = 64. So precision 38 is kept,
+     * 64 is not, and a decimal without a precision (not valid Avro: Apache Avro ignores such a logical type, AvroData
+     * reads the properties anyway) has none. A precision that is not a number is AvroData's DataException.
+     */
+    @Test
+    void decimalPrecisionAsAvroData() {
+        ByteBuffer unscaled = ByteBuffer.wrap(new BigInteger("-1234567890123456789012345678901234567890").toByteArray());
+        BigDecimal value = new BigDecimal("-12345678901234567890123456789012345678.90");
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":64,\"scale\":2}", Decimal.schema(2),
+                unscaled, value);
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":38,\"scale\":2}",
+                Decimal.builder(2).parameter("connect.decimal.precision", "38").build(), ByteBuffer.wrap(new byte[] {1}),
+                new BigDecimal("0.01"));
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":65,\"scale\":2}",
+                Decimal.builder(2).parameter("connect.decimal.precision", "65").build(), unscaled, value);
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":100,\"scale\":0}",
+                Decimal.builder(0).parameter("connect.decimal.precision", "100").build(), ByteBuffer.wrap(new byte[] {7}),
+                new BigDecimal("7"));
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"scale\":3}", Decimal.schema(3),
+                ByteBuffer.wrap(new byte[] {-1}), new BigDecimal("-0.001"));
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\"}", Decimal.schema(0), ByteBuffer.wrap(new byte[] {5}),
+                new BigDecimal("5"));
+        org.apache.avro.Schema fixed64 = avro("{\"type\":\"fixed\",\"name\":\"F\",\"size\":27,\"logicalType\":"
+                + "\"decimal\",\"precision\":64,\"scale\":0}");
+        assertEquals(Decimal.builder(0).parameter("connect.fixed.size", "27").build(), translate(fixed64).schema,
+                "fixed: the size, no precision at 64");
+        DataException notANumber = assertThrows(DataException.class, () -> translate(avro(
+                "{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":\"9\",\"scale\":2}")));
+        assertTrue(notANumber.getMessage().startsWith("precision property must be a JSON Integer"), notANumber.getMessage());
+    }
+
     @Test
     void logicalTypesFollowAvroData() {
         check("{\"type\":\"int\",\"logicalType\":\"date\"}", Date.SCHEMA, -25567, new java.util.Date(-25567L * 86_400_000L));
         check("{\"type\":\"int\",\"logicalType\":\"time-millis\"}", Time.SCHEMA, 45_296_789, new java.util.Date(45_296_789L));
         check("{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}", Timestamp.SCHEMA, -1L, new java.util.Date(-1L));
-        // decimal: precision kept as connect.decimal.precision unless it is AvroData's default of 38
+        // decimal: precision kept as connect.decimal.precision unless it is AvroData's default of 64
+        // (decimalPrecisionAsAvroData below)
         Schema dec = Decimal.builder(2).parameter("connect.decimal.precision", "9").build();
         check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2}", dec,
                 ByteBuffer.wrap(BigInteger.valueOf(-12345).toByteArray()), new BigDecimal("-123.45"));
-        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":38,\"scale\":4}", Decimal.schema(4),
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":38,\"scale\":4}",
+                Decimal.builder(4).parameter("connect.decimal.precision", "38").build(),
                 ByteBuffer.wrap(new BigInteger("12345678901234567890123456789012345678").toByteArray()),
                 new BigDecimal("1234567890123456789012345678901234.5678"));
         Schema fixedDec = Decimal.builder(3).parameter("connect.decimal.precision", "20")
