@@ -14,7 +14,12 @@ import java.util.stream.Stream;
  */
 public final class ChdbLibrary {
     public static final String NPM_PACKAGE = "@chdb/lib-linux-x64-gnu";
-    public static final String VERSION = "26.7.3-stable.1";
+    /** The release the tests run unless {@value #VERSION_PROPERTY} names another (npm serves 26.5.x and 26.7.x). */
+    public static final String DEFAULT_VERSION = "26.7.3-stable.1";
+    /** A system property naming another release of {@value #NPM_PACKAGE}, e.g. {@code 26.5.3}. */
+    public static final String VERSION_PROPERTY = "chsink.chdb.version";
+    public static final String VERSION = System.getProperty(VERSION_PROPERTY, "").isBlank() ? DEFAULT_VERSION
+            : System.getProperty(VERSION_PROPERTY).trim();
     private static final System.Logger LOG = System.getLogger(ChdbLibrary.class.getName());
 
     private ChdbLibrary() {
