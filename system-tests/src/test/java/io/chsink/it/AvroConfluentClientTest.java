@@ -37,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * Records written by Confluent's own JavaScript Schema Registry client ({@code @confluentinc/schemaregistry}, the
  * version locked in {@code src/test/js/confluent-avro-writer}) against the stand-in registry, read by the plugin's
  * AvroConverter (value and key) in the real worker into ClickHouse. The client registers the schemas and references
- * itself: a shared type in two versions, a value schema referencing each, the second referenced version soft-deleted
- * through the registry before the records are read; it frames half the records with the schema id in front of the
+ * itself: a shared type in two versions and a value schema in two versions, each referencing one of them; the first
+ * referenced version (after the value schema version referencing it) is soft-deleted through the registry before the
+ * records are read. It frames half the records with the schema id in front of the
  * value and half with the schema GUID in the {@code __value_schema_id} / {@code __key_schema_id} headers
  * (HeaderSchemaIdSerializer). Every row equals the one the script wrote, field by field, decimals included; the count
  * is exact and nothing goes to the dead-letter queue.
