@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * 40402); a soft-deleted version only with {@code ?deleted=true} (then with {@code "deleted": true}), as Confluent's
  * client asks for the versions a schema references;</li>
  * <li>{@code DELETE /subjects/{subject}/versions/{version}}: a soft delete (the version number), 40406 when it is
- * soft-deleted already;</li>
+ * soft-deleted already, 422 with error_code 42206 while a schema with a version that is not soft-deleted references
+ * it (as Confluent's registry: the referencing versions go first);</li>
  * <li>{@code GET /subjects} and {@code GET /subjects/{subject}/versions} (soft-deleted ones with
  * {@code ?deleted=true});</li>
  * <li>basic authentication when constructed with credentials: 401 with error_code 401 otherwise.</li>
@@ -345,9 +346,38 @@ public final class TestRegistry implements AutoCloseable {
                         + "to delete permanently");
                 return;
             }
+            List<Integer> referencedBy = referencedBy(subject, v);
+            if (!referencedBy.isEmpty()) {
+                error(x, 422, 42206, "One or more references exist to the schema {subject=" + subject + ",version=" + v
+                        + "}: schema ids " + referencedBy);
+                return;
+            }
             versions.get(v - 1).deleted = true;
         }
         send(x, 200, JSON.getNodeFactory().numberNode(v));
+    }
+
+    /**
+     * The ids of the schemas that reference version {@code version} of {@code subject} and still have a version that
+     * is not soft-deleted. Confluent's registry refuses to delete a version while this is not empty (42206); soft
+     * deleting the referencing versions first lets it go.
+     */
+    private synchronized List<Integer> referencedBy(String subject, int version) {
+        List<Integer> ids = new ArrayList<>();
+        for (List<Version> versions : subjects.values()) {
+            for (Version candidate : versions) {
+                if (candidate.deleted || ids.contains(candidate.schema.id)) {
+                    continue;
+                }
+                for (JsonNode ref : candidate.schema.references) {
+                    if (subject.equals(ref.path("subject").asText()) && ref.path("version").asInt() == version) {
+                        ids.add(candidate.schema.id);
+                        break;
+                    }
+                }
+            }
+        }
+        return ids;
     }
 
     /** schemaType (when not AVRO), schema, guid and references (when any), as the registry answers them. */
