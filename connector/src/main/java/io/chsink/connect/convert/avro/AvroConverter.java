@@ -71,6 +71,9 @@ public final class AvroConverter implements Converter, Versioned {
             connect = writer.reader.read(in);
         } catch (AvroInput.BadAvro | DataException | ArithmeticException | ClassCastException e) {
             throw bad(topic, "its bytes do not decode with writer schema id " + id + ": " + e.getMessage(), null);
+        } catch (StackOverflowError e) {
+            throw bad(topic, "its bytes do not decode with writer schema id " + id + ": the value is nested too deep "
+                    + "for this thread's stack (raise the worker's -Xss)", null);
         }
         if (in.remaining() != 0) {
             throw bad(topic, "its bytes do not decode with writer schema id " + id + ": " + in.remaining()
@@ -90,8 +93,11 @@ public final class AvroConverter implements Converter, Versioned {
                 throw bad(topic, why, null);
             } catch (WriterSchemas.NotAvro e) {
                 throw bad(topic, e.getMessage(), null);
-            } catch (DataException | org.apache.avro.SchemaParseException e) {
+            } catch (DataException | org.apache.avro.AvroRuntimeException e) {
                 throw bad(topic, "its writer schema id " + id + " cannot be read: " + e.getMessage(), null);
+            } catch (StackOverflowError e) {
+                throw bad(topic, "its writer schema id " + id + " is nested too deep to translate on this thread's "
+                        + "stack (raise the worker's -Xss)", null);
             }
             byId.put(id, t);
             log.info("AvroConverter ({}): writer schema id {} cached for topic {} ({} cached)", isKey ? "key" : "value",
