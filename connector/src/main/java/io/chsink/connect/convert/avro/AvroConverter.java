@@ -98,6 +98,9 @@ public final class AvroConverter implements Converter, Versioned {
             } catch (StackOverflowError e) {
                 throw bad(topic, "its writer schema id " + id + " is nested too deep to translate on this thread's "
                         + "stack (raise the worker's -Xss)", null);
+            } catch (RuntimeException e) {
+                // Avro's own code failing on a schema it parsed: a bad record, not a failed task.
+                throw bad(topic, "its writer schema id " + id + " cannot be translated (" + e + ")", null);
             }
             byId.put(id, t);
             log.info("AvroConverter ({}): writer schema id {} cached for topic {} ({} cached)", isKey ? "key" : "value",

@@ -216,7 +216,15 @@ final class AvroTranslator {
                     if (connectMetaData && f.doc() != null) {
                         builder.parameter(FIELD_DOC_PREFIX + f.name(), f.doc());
                     }
-                    Object defaultValue = f.hasDefaultValue() ? f.defaultVal() : null;
+                    Object defaultValue = null;
+                    if (f.hasDefaultValue()) {
+                        try {
+                            defaultValue = f.defaultVal();
+                        } catch (RuntimeException unreadable) {
+                            // Avro cannot make a value of it (a default of an empty union throws an index error):
+                            // ignored, like a default that does not convert below.
+                        }
+                    }
                     Translated field = node(f.schema(), false, defaultValue, f.doc());
                     builder.field(f.name(), field.schema);
                     readers[i] = field.reader;

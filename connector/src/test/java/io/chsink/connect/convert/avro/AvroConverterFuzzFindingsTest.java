@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What ConvertersFuzzTest found in AvroConverter, one case each: every one now ends as a DataException that says
- * why, where it was a NullPointerException, an AvroTypeException, a StackOverflowError or billions of values.
+ * why, where it was a NullPointerException, an AvroTypeException, an IndexOutOfBoundsException, a
+ * StackOverflowError or billions of values.
  */
 class AvroConverterFuzzFindingsTest {
     private final Map<Integer, String> schemas = new ConcurrentHashMap<>();
@@ -84,6 +85,17 @@ class AvroConverterFuzzFindingsTest {
             String m = refused(c, framed(id, new byte[] {0}));
             assertTrue(m.contains("its writer schema id " + id + " cannot be read: Avro's schema parser fails on it ("), m);
         }
+    }
+
+    /** A default on an empty union: Avro's Field.defaultVal() threw an IndexOutOfBoundsException out of the converter. */
+    @Test
+    void aDefaultOfAnEmptyUnionIsIgnored() throws IOException {
+        AvroConverter c = converter();
+        schemas.put(1, "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"i\",\"type\":[],\"default\":3}]}");
+        // The schema translates; no value can be written with it (no branch to pick), so every record is bad.
+        String m = refused(c, framed(1, new byte[] {0}));
+        assertTrue(m.contains("its bytes do not decode with writer schema id 1: union branch index 0 (the writer schema "
+                + "has 0)"), m);
     }
 
     /** A MapEntry array inside its own value was translated without end (StackOverflowError). */
