@@ -64,7 +64,7 @@ public final class AvroConverter implements Converter, Versioned {
                     + "format (is the topic Avro written with a schema registry serializer?)", null);
         }
         int id = (value[1] & 0xFF) << 24 | (value[2] & 0xFF) << 16 | (value[3] & 0xFF) << 8 | (value[4] & 0xFF);
-        Translated writer = id == lastId ? last : writer(topic, id);
+        Translated writer = id == lastId && last != null ? last : writer(topic, id); // -1 is an id too
         AvroInput in = new AvroInput(value, 5, value.length);
         Object connect;
         try {

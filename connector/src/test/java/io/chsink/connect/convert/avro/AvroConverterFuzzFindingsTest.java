@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What ConvertersFuzzTest found in AvroConverter, one case each: every one now ends as a DataException that says
  * why, where it was a NullPointerException, an AvroTypeException, an IndexOutOfBoundsException, a
- * StackOverflowError or billions of values.
+ * StackOverflowError or billions of values. Each test failed on the code before its fix.
  */
 class AvroConverterFuzzFindingsTest {
     private final Map<Integer, String> schemas = new ConcurrentHashMap<>();
@@ -96,6 +96,17 @@ class AvroConverterFuzzFindingsTest {
         String m = refused(c, framed(1, new byte[] {0}));
         assertTrue(m.contains("its bytes do not decode with writer schema id 1: union branch index 0 (the writer schema "
                 + "has 0)"), m);
+    }
+
+    /**
+     * Schema id 0xFFFFFFFF (-1) as the first record of a converter met the "no id read yet" mark (-1) and read with
+     * no writer schema: a NullPointerException.
+     */
+    @Test
+    void idMinusOneFirstIsAnUnknownId() throws IOException {
+        AvroConverter c = converter();
+        byte[] record = {0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 2, 0};
+        assertTrue(refused(c, record).contains("its schema id -1 is unknown to the registry"));
     }
 
     /** A MapEntry array inside its own value was translated without end (StackOverflowError). */
