@@ -240,7 +240,17 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
                     + "this topic are not logged", topic, why == FastPathMiss.INSTANCE ? "a shape the fast path does "
                     + "not read" : why.toString());
         }
-        SchemaAndValue read = inner.toConnectData(topic, value);
+        SchemaAndValue read;
+        try {
+            read = inner.toConnectData(topic, value);
+        } catch (DataException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // JsonConverter fails otherwise on some schemas: a logical type's name on another type, with a default,
+            // is a ClassCastException (Date is not a List) where it checks the default.
+            throw new DataException("JsonEnvelopeConverter cannot read a record of topic " + topic + ": Kafka's "
+                    + "JsonConverter fails on its schema or value (" + e + ")", e);
+        }
         return floats == null ? read : floats.repair(value, read);
     }
 }
