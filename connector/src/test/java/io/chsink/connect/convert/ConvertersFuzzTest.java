@@ -51,7 +51,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Each input is made from its own Random(seed, index), so a failure prints the seed and index that remake it.
  * The normal test run does every truncation of the valid records, {@value #SHORT_FIXED_INPUTS} inputs of a fixed
- * seed and {@value #SHORT_BUDGET_MS} ms of a time-derived seed per converter (about 12 s each); a long run is
+ * seed and {@value #SHORT_BUDGET_MS} ms of a time-derived seed per converter (about 14 s each); a long run is
  * {@code mvn -B -pl connector test -Dtest=ConvertersFuzzTest -Dchsink.fuzz.inputs=5000000} (inputs per converter,
  * -Dchsink.fuzz.seed=S to repeat a seed); one input: {@code -Dchsink.fuzz.seed=S -Dchsink.fuzz.index=I}. How to
  * run it and what it found: docs/development.md, "Fuzzing the converters".
