@@ -16,6 +16,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.components.Versioned;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.storage.Converter;
@@ -81,13 +82,20 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
             return inner.toConnectData(topic, null);
         }
         records.lazySet(records.get() + 1); // one converter per task: only its thread counts
-        if (json == null) {
-            return fallBack(topic, value, FastPathMiss.INSTANCE);
-        }
         try {
-            return schemasEnabled ? readEnvelope(topic, value) : readPlain(value);
-        } catch (IOException | RuntimeException e) {
-            return fallBack(topic, value, e);
+            if (json == null) {
+                return fallBack(topic, value, FastPathMiss.INSTANCE);
+            }
+            try {
+                return schemasEnabled ? readEnvelope(topic, value) : readPlain(value);
+            } catch (IOException | RuntimeException e) {
+                return fallBack(topic, value, e);
+            }
+        } catch (StackOverflowError deep) {
+            // Jackson allows 1000 levels of nesting; JsonConverter (the fallback) and the fast path read them by
+            // recursion, which a thread with a small stack may not hold (the converters' fuzz test met it).
+            throw new DataException("JsonEnvelopeConverter cannot read a record of topic " + topic + ": its JSON is "
+                    + "nested too deep for this thread's stack (raise the worker's -Xss, or nest the data less)");
         }
     }
 
@@ -232,7 +240,17 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
                     + "this topic are not logged", topic, why == FastPathMiss.INSTANCE ? "a shape the fast path does "
                     + "not read" : why.toString());
         }
-        SchemaAndValue read = inner.toConnectData(topic, value);
+        SchemaAndValue read;
+        try {
+            read = inner.toConnectData(topic, value);
+        } catch (DataException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // JsonConverter fails otherwise on some schemas: a logical type's name on another type, with a default,
+            // is a ClassCastException (Date is not a List) where it checks the default.
+            throw new DataException("JsonEnvelopeConverter cannot read a record of topic " + topic + ": Kafka's "
+                    + "JsonConverter fails on its schema or value (" + e + ")", e);
+        }
         return floats == null ? read : floats.repair(value, read);
     }
 }

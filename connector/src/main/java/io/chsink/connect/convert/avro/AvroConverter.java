@@ -80,13 +80,16 @@ public final class AvroConverter implements Converter, Versioned {
             throw bad(topic, e.getMessage(), null);
         }
         Translated writer = ref.guid != null ? writer(topic, ref)
-                : ref.id == lastId && topic.equals(lastTopic) ? last : writer(topic, ref);
+                : ref.id == lastId && last != null && topic.equals(lastTopic) ? last : writer(topic, ref);
         AvroInput in = new AvroInput(value, ref.bodyStart, value.length);
         Object connect;
         try {
             connect = writer.reader.read(in);
         } catch (AvroInput.BadAvro | DataException | ArithmeticException | ClassCastException e) {
             throw bad(topic, "its bytes do not decode with writer " + ref.describe() + ": " + e.getMessage(), null);
+        } catch (StackOverflowError e) {
+            throw bad(topic, "its bytes do not decode with writer " + ref.describe() + ": the value is nested too deep "
+                    + "for this thread's stack (raise the worker's -Xss)", null);
         }
         if (in.remaining() != 0) {
             throw bad(topic, "its bytes do not decode with writer " + ref.describe() + ": " + in.remaining()
@@ -109,8 +112,14 @@ public final class AvroConverter implements Converter, Versioned {
                 throw bad(topic, why, null);
             } catch (WriterSchemas.NotAvro e) {
                 throw bad(topic, e.getMessage(), null);
-            } catch (DataException | org.apache.avro.SchemaParseException e) {
+            } catch (DataException | org.apache.avro.AvroRuntimeException e) {
                 throw bad(topic, "its writer " + ref.describe() + " cannot be read: " + e.getMessage(), null);
+            } catch (StackOverflowError e) {
+                throw bad(topic, "its writer " + ref.describe() + " is nested too deep to translate on this thread's "
+                        + "stack (raise the worker's -Xss)", null);
+            } catch (RuntimeException e) {
+                // Avro's own code failing on a schema it parsed: a bad record, not a failed task.
+                throw bad(topic, "its writer " + ref.describe() + " cannot be translated (" + e + ")", null);
             }
             if (ref.guid == null) {
                 ids.put(ref.id, t);

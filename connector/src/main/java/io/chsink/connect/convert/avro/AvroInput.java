@@ -11,11 +11,14 @@ final class AvroInput {
     private final byte[] buf;
     private int pos;
     private final int end;
+    /** Items the blocks of this input may still declare in all (see {@link #readBlockCount}). */
+    private long itemBudget;
 
     AvroInput(byte[] buf, int from, int end) {
         this.buf = buf;
         this.pos = from;
         this.end = end;
+        this.itemBudget = (long) (end - from) * 8 + 1024;
     }
 
     int position() {
@@ -112,7 +115,9 @@ final class AvroInput {
     /**
      * The item count of the next array or map block (0: the end). A negative count is followed by the block's size
      * in bytes, which is read and checked. A count far beyond the bytes left is refused before anything is allocated
-     * (items of zero-byte types, such as empty records, are why it is not simply the bytes left).
+     * (items of zero-byte types, such as empty records, are why it is not simply the bytes left), and so are blocks
+     * whose counts add up, over the whole input, to more than 8 items per byte of it: without that bound, a record
+     * of many small blocks of empty records would make billions of values from a few kilobytes.
      */
     long readBlockCount() {
         long count = readLong();
@@ -128,6 +133,11 @@ final class AvroInput {
         }
         if (count > Integer.MAX_VALUE - 8 || count > (long) remaining() * 8 + 1024) {
             throw new BadAvro("a block of " + count + " items with " + remaining() + " bytes left");
+        }
+        itemBudget -= count;
+        if (itemBudget < 0) {
+            throw new BadAvro("blocks of more items in all than 8 per byte of the record (a block of " + count
+                    + " items at byte " + pos + ")");
         }
         return count;
     }

@@ -178,9 +178,17 @@ final class AvroTranslator {
                         throw new DataException("Found map encoded as array of key-value pairs, but array elements "
                                 + "do not match the expected format.");
                     }
-                    // AvroData translates the key and value on their own (its top-level, cached translation).
-                    Translated key = new AvroTranslator(connectMetaData, enhancedSchemaSupport).translate(items.getField("key").schema());
-                    Translated value = new AvroTranslator(connectMetaData, enhancedSchemaSupport).translate(items.getField("value").schema());
+                    // AvroData translates the key and value on their own (its top-level, cached translation): no
+                    // field default or doc is passed down. The records around them stay open, and so does the
+                    // MapEntry: one inside its own key or value is recursive (not an endless translation).
+                    String entry = items.getFullName();
+                    if (!open.add(entry)) {
+                        throw new DataException("The Avro schema is recursive: record " + entry + " contains itself, "
+                                + "which this converter does not read");
+                    }
+                    Translated key = node(items.getField("key").schema(), false, null, null);
+                    Translated value = node(items.getField("value").schema(), false, null, null);
+                    open.remove(entry);
                     builder = SchemaBuilder.map(key.schema, value.schema);
                     boolean keyFirst = items.getField("key").pos() == 0;
                     reader = in -> entryMap(in, keyFirst ? key.reader : value.reader, keyFirst ? value.reader : key.reader, keyFirst);
@@ -214,7 +222,15 @@ final class AvroTranslator {
                     if (connectMetaData && f.doc() != null) {
                         builder.parameter(FIELD_DOC_PREFIX + f.name(), f.doc());
                     }
-                    Object defaultValue = f.hasDefaultValue() ? f.defaultVal() : null;
+                    Object defaultValue = null;
+                    if (f.hasDefaultValue()) {
+                        try {
+                            defaultValue = f.defaultVal();
+                        } catch (RuntimeException unreadable) {
+                            // Avro cannot make a value of it (a default of an empty union throws an index error):
+                            // ignored, like a default that does not convert below.
+                        }
+                    }
                     Translated field = node(f.schema(), false, defaultValue, f.doc());
                     builder.field(f.name(), field.schema);
                     readers[i] = field.reader;

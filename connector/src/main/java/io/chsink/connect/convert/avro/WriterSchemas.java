@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
@@ -62,16 +63,27 @@ final class WriterSchemas {
      * before it), each reference's subject qualified with the context of the subject of the schema that names it
      * ({@link Subjects#qualifyWithParent}; a top-level schema's is the "subject" of the registry's answer), its
      * version fetched with soft-deleted versions included, and one schema per reference name: a name met again is
-     * skipped, whatever subject or version it names there.
+     * skipped, whatever subject or version it names there. Avro's parser refuses most bad schemas with a
+     * SchemaParseException, but some with other exceptions (a type name it does not know is an AvroTypeException
+     * or, where it is resolved late, a NullPointerException): those are a SchemaParseException here too, so that
+     * the record is a DataException that says why.
      */
     Schema parse(SchemaText text) {
         Map<String, String> resolved = new LinkedHashMap<>();
         resolve(text.subject, text.references, resolved, new HashSet<>(), new HashMap<>());
-        Schema.Parser parser = new Schema.Parser().setValidateDefaults(false);
-        for (String referenced : resolved.values()) {
-            parser.parse(referenced);
+        try {
+            Schema.Parser parser = new Schema.Parser().setValidateDefaults(false);
+            for (String referenced : resolved.values()) {
+                parser.parse(referenced);
+            }
+            return parser.parse(text.schema);
+        } catch (SchemaParseException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SchemaParseException("Avro's schema parser fails on it (" + e + ")");
+        } catch (StackOverflowError e) {
+            throw new SchemaParseException("it is nested too deep for Avro's schema parser");
         }
-        return parser.parse(text.schema);
     }
 
     private void resolve(String parent, List<Reference> references, Map<String, String> resolved, Set<String> names,
