@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.avro.NameValidator;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 import org.apache.kafka.connect.errors.DataException;
@@ -72,17 +73,67 @@ final class WriterSchemas {
         Map<String, String> resolved = new LinkedHashMap<>();
         resolve(text.subject, text.references, resolved, new HashSet<>(), new HashMap<>());
         try {
-            Schema.Parser parser = new Schema.Parser().setValidateDefaults(false);
+            // As Confluent's AvroSchema reads a registered schema (validateAsNew false): parsed without name
+            // validation (getParser: NameValidator.NO_VALIDATION, no default validation), then the names of the
+            // schema itself, not its namespaces or references, checked (AvroSchemaUtils.validateNames).
+            Schema.Parser parser = new Schema.Parser(NameValidator.NO_VALIDATION).setValidateDefaults(false);
             for (String referenced : resolved.values()) {
                 parser.parse(referenced);
             }
-            return parser.parse(text.schema);
+            Schema schema = parser.parse(text.schema);
+            validateNames(schema, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+            return schema;
         } catch (SchemaParseException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SchemaParseException("Avro's schema parser fails on it (" + e + ")");
         } catch (StackOverflowError e) {
             throw new SchemaParseException("it is nested too deep for Avro's schema parser");
+        }
+    }
+
+    /** AvroSchemaUtils.validateNames: record, field, enum, symbol and fixed names by Avro's UTF_VALIDATOR. */
+    private static void validateNames(Schema schema, Set<Schema> seen) {
+        if (schema == null || !seen.add(schema)) {
+            return;
+        }
+        switch (schema.getType()) {
+            case RECORD:
+                validateName(schema.getName());
+                for (Schema.Field field : schema.getFields()) {
+                    validateName(field.name());
+                    validateNames(field.schema(), seen);
+                }
+                break;
+            case ENUM:
+                validateName(schema.getName());
+                for (String symbol : schema.getEnumSymbols()) {
+                    validateName(symbol);
+                }
+                break;
+            case FIXED:
+                validateName(schema.getName());
+                break;
+            case ARRAY:
+                validateNames(schema.getElementType(), seen);
+                break;
+            case MAP:
+                validateNames(schema.getValueType(), seen);
+                break;
+            case UNION:
+                for (Schema branch : schema.getTypes()) {
+                    validateNames(branch, seen);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    private static void validateName(String name) {
+        NameValidator.Result result = NameValidator.UTF_VALIDATOR.validate(name);
+        if (!result.isOK()) {
+            throw new SchemaParseException(result.getErrors());
         }
     }
 
