@@ -65,10 +65,17 @@ final class AvroTranslator {
     static final class Translated {
         final Schema schema;
         final ValueReader reader;
+        /** Where the reader finds the schema of the Structs it makes (null: it makes none). */
+        final Holder built;
 
         Translated(Schema schema, ValueReader reader) {
+            this(schema, reader, null);
+        }
+
+        Translated(Schema schema, ValueReader reader, Holder built) {
             this.schema = schema;
             this.reader = reader;
+            this.built = built;
         }
     }
 
@@ -232,6 +239,14 @@ final class AvroTranslator {
                         }
                     }
                     Translated field = node(f.schema(), false, defaultValue, f.doc());
+                    if (connectMetaData) {
+                        // As AvroData.toConnectSchema (case RECORD): a field's own connect.parameters are added to
+                        // its schema's (applyFieldLevelParams).
+                        Object fieldParameters = f.getObjectProp(CONNECT_PARAMETERS);
+                        if (fieldParameters instanceof Map) {
+                            field = withFieldParameters(field, (Map<?, ?>) fieldParameters);
+                        }
+                    }
                     builder.field(f.name(), field.schema);
                     readers[i] = field.reader;
                 }
@@ -264,7 +279,7 @@ final class AvroTranslator {
                     return new Translated(only.schema, in -> {
                         in.readIndex(1, "union branch");
                         return only.reader.read(in);
-                    });
+                    }, only.built);
                 }
                 if (branches.size() == 2) {
                     int nullAt = branches.get(0).getType() == org.apache.avro.Schema.Type.NULL ? 0
@@ -272,7 +287,7 @@ final class AvroTranslator {
                     if (nullAt >= 0) {
                         Translated value = node(branches.get(1 - nullAt), true, null, docDefault);
                         return new Translated(value.schema, in ->
-                                in.readIndex(2, "union branch") == nullAt ? null : value.reader.read(in));
+                                in.readIndex(2, "union branch") == nullAt ? null : value.reader.read(in), value.built);
                     }
                 }
                 builder = SchemaBuilder.struct().name(UNION);
@@ -385,12 +400,69 @@ final class AvroTranslator {
             builder.optional();
         }
         built.schema = builder.build();
-        return new Translated(built.schema, reader);
+        return new Translated(built.schema, reader, built);
     }
 
-    private static final class Holder {
+    static final class Holder {
         Schema schema;
     }
+
+    /**
+     * A field's schema with the field's own connect.parameters added, as AvroData.applyFieldLevelParams: unchanged
+     * when each is already a parameter of the same value; otherwise rebuilt with name, version, doc, optional,
+     * default, parameters (the field's last) and fields. Two deliberate differences: an array or map keeps its
+     * element, key and value schemas (AvroData's rebuilt schema has none, and its values then fail), and a struct's
+     * default is dropped (AvroData's SchemaBuilder refuses it, failing the whole schema).
+     */
+    private static Translated withFieldParameters(Translated t, Map<?, ?> fieldParameters) {
+        Schema original = t.schema;
+        Map<String, String> params = original.parameters() != null ? original.parameters() : Map.of();
+        boolean same = true;
+        for (Map.Entry<?, ?> e : fieldParameters.entrySet()) {
+            if (!String.valueOf(e.getValue()).equals(params.get(String.valueOf(e.getKey())))) {
+                same = false;
+                break;
+            }
+        }
+        if (same) {
+            return t;
+        }
+        SchemaBuilder b = original.type() == Schema.Type.ARRAY ? SchemaBuilder.array(original.valueSchema())
+                : original.type() == Schema.Type.MAP ? SchemaBuilder.map(original.keySchema(), original.valueSchema())
+                : new SchemaBuilder(original.type());
+        if (original.name() != null) {
+            b.name(original.name());
+        }
+        if (original.version() != null) {
+            b.version(original.version());
+        }
+        if (original.doc() != null) {
+            b.doc(original.doc());
+        }
+        if (original.isOptional()) {
+            b.optional();
+        }
+        if (original.defaultValue() != null && original.type() != Schema.Type.STRUCT) {
+            b.defaultValue(original.defaultValue());
+        }
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            b.parameter(e.getKey(), e.getValue());
+        }
+        for (Map.Entry<?, ?> e : fieldParameters.entrySet()) {
+            b.parameter(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
+        }
+        if (original.type() == Schema.Type.STRUCT) {
+            for (Field f : original.fields()) {
+                b.field(f.name(), f.schema());
+            }
+        }
+        Schema rebuilt = b.build();
+        if (t.built != null) {
+            t.built.schema = rebuilt; // the reader's Structs take the rebuilt schema, as AvroData's
+        }
+        return new Translated(rebuilt, t.reader, t.built);
+    }
+
 
     private static boolean isMapEntry(org.apache.avro.Schema items) {
         if (items.getType() != org.apache.avro.Schema.Type.RECORD) {
