@@ -53,7 +53,8 @@ public final class AvroConverter implements Converter, Versioned {
         this.isKey = isKey;
         this.idHeader = SchemaIds.headerName(isKey);
         this.registry = new RegistryClient(config);
-        this.schemas = new WriterSchemas(registry, config.connectMetaData(), config.enhancedSchemaSupport());
+        this.schemas = new WriterSchemas(registry, config.connectMetaData(), config.enhancedSchemaSupport(),
+                config.scrubInvalidNames(), config.flattenSingletonUnions());
         log.info("AvroConverter ({}): schema registry {} (authentication: {})", isKey ? "key" : "value",
                 registry.urls(), registry.authentication());
     }

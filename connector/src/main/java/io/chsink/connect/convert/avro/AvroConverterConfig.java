@@ -29,6 +29,8 @@ public final class AvroConverterConfig extends AbstractConfig {
     public static final String RETRIES_MAX_WAIT = "retries.max.wait.ms";
     public static final String CONNECT_META_DATA = "connect.meta.data";
     public static final String ENHANCED_SCHEMA_SUPPORT = "enhanced.avro.schema.support";
+    public static final String SCRUB_INVALID_NAMES = "scrub.invalid.names";
+    public static final String FLATTEN_SINGLETON_UNIONS = "flatten.singleton.unions";
     private static final String SSL = "schema.registry.ssl.";
     public static final String TRUSTSTORE_LOCATION = SSL + "truststore.location";
     public static final String TRUSTSTORE_PASSWORD = SSL + "truststore.password";
@@ -50,7 +52,7 @@ public final class AvroConverterConfig extends AbstractConfig {
     private static final String NULL_CONTEXT_STRATEGY =
             "io.confluent.kafka.serializers.context.NullContextNameStrategy";
     /** AvroData options this converter does not implement: refused when true, so nothing is silently different. */
-    private static final String[] UNSUPPORTED_WHEN_TRUE = {"generalized.sum.type.support", "scrub.invalid.names",
+    private static final String[] UNSUPPORTED_WHEN_TRUE = {"generalized.sum.type.support",
         "discard.type.doc.default", "use.latest.version", "specific.avro.reader", "avro.reflection.allow.null"};
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
@@ -81,6 +83,11 @@ public final class AvroConverterConfig extends AbstractConfig {
                     + "properties as Connect schema parameters (as Confluent's AvroData).")
             .define(ENHANCED_SCHEMA_SUPPORT, Type.BOOLEAN, false, Importance.LOW, "Name union branch fields of records, "
                     + "enums and fixed types by their full names (as Confluent's AvroData).")
+            .define(SCRUB_INVALID_NAMES, Type.BOOLEAN, false, Importance.LOW, "Name union branch fields of records, "
+                    + "enums and fixed types whose names have characters other than ASCII letters, digits and '_' "
+                    + "by their scrubbed names (as Confluent's AvroData).")
+            .define(FLATTEN_SINGLETON_UNIONS, Type.BOOLEAN, true, Importance.LOW, "Read a union of one type as "
+                    + "that type; false: as a union Struct of one field (as Confluent's AvroData).")
             .define(TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, "Trust store for https:// registry URLs. "
                     + "Empty: the JVM's default trust store.")
             .define(TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "Password of the trust store. Never logged.")
@@ -182,6 +189,14 @@ public final class AvroConverterConfig extends AbstractConfig {
 
     boolean enhancedSchemaSupport() {
         return getBoolean(ENHANCED_SCHEMA_SUPPORT);
+    }
+
+    boolean scrubInvalidNames() {
+        return getBoolean(SCRUB_INVALID_NAMES);
+    }
+
+    boolean flattenSingletonUnions() {
+        return getBoolean(FLATTEN_SINGLETON_UNIONS);
     }
 
     String truststoreLocation() {

@@ -81,13 +81,27 @@ final class AvroTranslator {
 
     private final boolean connectMetaData;
     private final boolean enhancedSchemaSupport;
+    private final boolean scrubInvalidNames;
+    private final boolean flattenSingletonUnions;
     /** Full names of the records being translated: one seen again inside itself is a recursive schema. */
     private final Set<String> open = new HashSet<>();
 
     AvroTranslator(boolean connectMetaData, boolean enhancedSchemaSupport) {
+        this(connectMetaData, enhancedSchemaSupport, false, true);
+    }
+
+    /**
+     * With AvroData's settings connect.meta.data, enhanced.avro.schema.support, scrub.invalid.names and
+     * flatten.singleton.unions (AvroDataConfig; defaults true, false, false, true).
+     */
+    AvroTranslator(boolean connectMetaData, boolean enhancedSchemaSupport, boolean scrubInvalidNames,
+            boolean flattenSingletonUnions) {
         this.connectMetaData = connectMetaData;
         this.enhancedSchemaSupport = enhancedSchemaSupport;
+        this.scrubInvalidNames = scrubInvalidNames;
+        this.flattenSingletonUnions = flattenSingletonUnions;
     }
+
 
     /** The Connect schema and reader of a top-level writer schema. */
     Translated translate(org.apache.avro.Schema schema) {
@@ -274,7 +288,7 @@ final class AvroTranslator {
             }
             case UNION: {
                 List<org.apache.avro.Schema> branches = schema.getTypes();
-                if (branches.size() == 1) {
+                if (branches.size() == 1 && flattenSingletonUnions) {
                     Translated only = node(branches.get(0), false, null, docDefault);
                     return new Translated(only.schema, in -> {
                         in.readIndex(1, "union branch");
@@ -464,6 +478,54 @@ final class AvroTranslator {
     }
 
 
+    private String scrubFullName(String name) {
+        if (!scrubInvalidNames) {
+            return name;
+        }
+        String[] parts = name.split("\\.");
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = scrub(parts[i]);
+        }
+        return String.join(".", parts);
+    }
+
+    private String scrub(String name) {
+        return scrubInvalidNames ? scrubName(name) : name;
+    }
+
+    /**
+     * AvroData.doScrubName: a name of ASCII letters, digits and '_' that does not start with a digit is kept; any
+     * other is URL-encoded (UTF-8), prefixed with 'x' if that starts with a digit, and every character other than
+     * ASCII letters, digits and '_' replaced by '_'.
+     */
+    static String scrubName(String name) {
+        if (name == null || name.isEmpty()) {
+            return name;
+        }
+        boolean ok = name.charAt(0) < '0' || name.charAt(0) > '9';
+        for (int i = 0; i < name.length() && ok; i++) {
+            ok = validNameChar(name.charAt(i));
+        }
+        if (ok) {
+            return name;
+        }
+        String encoded = java.net.URLEncoder.encode(name, StandardCharsets.UTF_8);
+        if (encoded.charAt(0) >= '0' && encoded.charAt(0) <= '9') {
+            encoded = "x" + encoded;
+        }
+        StringBuilder sb = new StringBuilder(encoded);
+        for (int i = 0; i < sb.length(); i++) {
+            if (!validNameChar(sb.charAt(i))) {
+                sb.setCharAt(i, '_');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean validNameChar(char ch) {
+        return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+    }
+
     private static boolean isMapEntry(org.apache.avro.Schema items) {
         if (items.getType() != org.apache.avro.Schema.Type.RECORD) {
             return false;
@@ -472,12 +534,14 @@ final class AvroTranslator {
                 || MAP_ENTRY.equals(items.getProp(CONNECT_INTERNAL_TYPE));
     }
 
+    /** AvroData.unionMemberFieldName(org.apache.avro.Schema, int). */
     private String unionFieldName(org.apache.avro.Schema branch) {
         switch (branch.getType()) {
             case RECORD:
             case ENUM:
             case FIXED:
-                return enhancedSchemaSupport ? branch.getFullName() : branch.getName();
+                return enhancedSchemaSupport ? branch.getFullName() : scrub(branch.getName());
+
             default:
                 return branch.getType().getName();
         }

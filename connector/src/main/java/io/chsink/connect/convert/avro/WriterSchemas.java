@@ -26,11 +26,20 @@ final class WriterSchemas {
     private final RegistryClient registry;
     private final boolean connectMetaData;
     private final boolean enhancedSchemaSupport;
+    private final boolean scrubInvalidNames;
+    private final boolean flattenSingletonUnions;
 
     WriterSchemas(RegistryClient registry, boolean connectMetaData, boolean enhancedSchemaSupport) {
+        this(registry, connectMetaData, enhancedSchemaSupport, false, true);
+    }
+
+    WriterSchemas(RegistryClient registry, boolean connectMetaData, boolean enhancedSchemaSupport,
+            boolean scrubInvalidNames, boolean flattenSingletonUnions) {
         this.registry = registry;
         this.connectMetaData = connectMetaData;
         this.enhancedSchemaSupport = enhancedSchemaSupport;
+        this.scrubInvalidNames = scrubInvalidNames;
+        this.flattenSingletonUnions = flattenSingletonUnions;
     }
 
     /** A writer schema by its id, looked up for {@code subject} (null: none). */
@@ -55,7 +64,8 @@ final class WriterSchemas {
     }
 
     Translated translate(Schema schema) {
-        return new AvroTranslator(connectMetaData, enhancedSchemaSupport).translate(schema);
+        return new AvroTranslator(connectMetaData, enhancedSchemaSupport, scrubInvalidNames, flattenSingletonUnions)
+                .translate(schema);
     }
 
     /**
