@@ -324,6 +324,14 @@ final class AvroTranslator {
                     readers[i] = t.reader;
                 }
                 Field[] fieldOf = new Field[branches.size()];
+                // A bytes or fixed branch's value goes to the first field AvroData's toConnectData (case STRUCT, the
+                // union case: isInstanceOfAvroSchemaTypeForSimpleSchema) finds for it, not always its own.
+                int[] fixedSizes = new int[branches.size()];
+                for (int i = 0; i < branches.size(); i++) {
+                    org.apache.avro.Schema.Type t = branches.get(i).getType();
+                    fixedSizes[i] = t == org.apache.avro.Schema.Type.FIXED ? branches.get(i).getFixedSize()
+                            : t == org.apache.avro.Schema.Type.BYTES ? -1 : -2;
+                }
                 reader = in -> {
                     int i = in.readIndex(readers.length, "union branch");
                     if (readers[i] == null) {
@@ -333,7 +341,14 @@ final class AvroTranslator {
                         fieldOf[i] = built.schema.field(fieldNames[i]);
                     }
                     Struct s = new Struct(built.schema);
-                    s.put(fieldOf[i], readers[i].read(in));
+                    if (fixedSizes[i] == -2) {
+                        s.put(fieldOf[i], readers[i].read(in));
+                        return s;
+                    }
+                    byte[] bytes = fixedSizes[i] >= 0 ? in.readFixed(fixedSizes[i]) : in.readBytes();
+                    Field target = bytesBranchField(built.schema, fieldOf[i], fixedSizes[i] >= 0, bytes.length);
+                    s.put(target, Decimal.LOGICAL_NAME.equals(target.schema().name())
+                            ? decimal(bytes, target.schema()) : ByteBuffer.wrap(bytes));
                     return s;
                 };
                 break;
@@ -478,6 +493,45 @@ final class AvroTranslator {
     }
 
 
+    /**
+     * The field of a union Struct that AvroData's toConnectData gives a bytes or fixed branch's value: the first
+     * bytes field (in branch order) that is not a fixed type, or is one of the value's size (a bytes value) or name
+     * (a fixed value) (isInstanceOfAvroSchemaTypeForSimpleSchema, fixedValueSizeMatch). When none is (a fixed decimal,
+     * whose Connect name is Decimal, never matches a fixed value), AvroData fails the record; this converter keeps the
+     * branch's own field.
+     */
+    private Field bytesBranchField(Schema union, Field own, boolean fixedValue, int size) {
+        String ownName = fixedValue ? own.name() : null;
+        for (Field f : union.fields()) {
+            Schema fs = f.schema();
+            if (fs.type() != Schema.Type.BYTES) {
+                continue;
+            }
+            boolean fixedField = fs.name() != null && fs.parameters() != null && fs.parameters().containsKey(FIXED_SIZE);
+            if (!fixedField) {
+                return f;
+            }
+            if (fixedValue ? connectUnionFieldName(fs).equals(ownName)
+                    : Integer.parseInt(fs.parameters().get(FIXED_SIZE)) == size) {
+                return f;
+            }
+        }
+        return own;
+    }
+
+    /** AvroData.unionMemberFieldName(Schema, int) of a named (struct, enum or fixed) Connect schema. */
+    private String connectUnionFieldName(Schema s) {
+        String name = s.name();
+        if (name == null) {
+            return "";
+        }
+        if (enhancedSchemaSupport) {
+            return scrubFullName(name);
+        }
+        String[] parts = name.split("\\.");
+        return scrub(parts[parts.length - 1]);
+    }
+
     private String scrubFullName(String name) {
         if (!scrubInvalidNames) {
             return name;
@@ -545,6 +599,10 @@ final class AvroTranslator {
             default:
                 return branch.getType().getName();
         }
+    }
+
+    private static Object decimal(byte[] unscaled, Schema decimal) {
+        return decimal(unscaled, Integer.parseInt(decimal.parameters().get(Decimal.SCALE_FIELD)));
     }
 
     private static Object decimal(byte[] unscaled, int scale) {
