@@ -102,7 +102,6 @@ final class AvroTranslator {
         this.flattenSingletonUnions = flattenSingletonUnions;
     }
 
-
     /** The Connect schema and reader of a top-level writer schema. */
     Translated translate(org.apache.avro.Schema schema) {
         open.clear();
@@ -399,7 +398,11 @@ final class AvroTranslator {
         }
         if (defaultValue != null) {
             try {
-                builder.defaultValue(connectValue(builder, schema, defaultValue));
+                // AvroData.defaultValueFromAvro: a field's default (Avro's Java object) goes through its toConnectData,
+                // a connect.default (JSON) through its JSON rules; either then to the logical type.
+                Object plain = fieldDefault != null ? avroDefault(builder, defaultValue, false)
+                        : jsonDefault(builder, schema, defaultValue);
+                builder.defaultValue(toConnectLogical(builder, plain));
             } catch (RuntimeException invalid) {
                 // AvroData logs and ignores a default it cannot convert; so does this converter (quietly).
             }
@@ -491,7 +494,6 @@ final class AvroTranslator {
         }
         return new Translated(rebuilt, t.reader, t.built);
     }
-
 
     /**
      * The field of a union Struct that AvroData's toConnectData gives a bytes or fixed branch's value: the first
@@ -595,7 +597,6 @@ final class AvroTranslator {
             case ENUM:
             case FIXED:
                 return enhancedSchemaSupport ? branch.getFullName() : scrub(branch.getName());
-
             default:
                 return branch.getType().getName();
         }
@@ -670,102 +671,279 @@ final class AvroTranslator {
     }
 
     /**
-     * A default value (Avro's {@code Field.defaultVal()}: Integer, Long, Float, Double, Boolean, String, byte[], List,
-     * Map, JsonProperties.NULL_VALUE; or a {@code connect.default} property's JSON as Java objects) as the Connect
-     * value of {@code schema}, logical types included.
+     * A field's default, Avro's {@code Field.defaultVal()} (Integer, Long, Float, Double, Boolean, String, byte[],
+     * List, Map, JsonProperties.NULL_VALUE, typed by the field's schema, a union's by its first branch), as AvroData's
+     * toConnectData(schema, value, context, doLogicalConversion) makes a Connect value of it: each Connect type takes
+     * only its Java class (an int8 or int16 an Integer); a struct takes a Map whose missing fields take their own
+     * Connect default, converted again (so a nested default that is a Struct, a Date or a BigDecimal, a Byte or Short,
+     * fails); a union struct takes the value into its first field of a matching Java class. A failure is a
+     * DataException or ClassCastException: the default is ignored.
      */
-    static Object connectValue(Schema schema, org.apache.avro.Schema avro, Object value) {
+    private Object avroDefault(Schema schema, Object value, boolean logical) {
+        if (value == null && !schema.isOptional()) {
+            throw new DataException("Found null value for non-optional schema");
+        }
         if (value == null || value == JsonProperties.NULL_VALUE) {
             return null;
         }
-        if (avro.getType() == org.apache.avro.Schema.Type.UNION) {
-            // A union's default is a value of its first branch.
-            org.apache.avro.Schema first = avro.getTypes().get(0);
-            if (first.getType() == org.apache.avro.Schema.Type.NULL) {
-                return null;
-            }
-            if (!UNION.equals(schema.name())) {
-                return connectValue(schema, first, value);
-            }
-            Field f = schema.fields().get(0);
-            Struct s = new Struct(schema);
-            s.put(f, connectValue(f.schema(), first, value));
-            return s;
-        }
-        Object plain;
+        Object converted;
         switch (schema.type()) {
-            case INT8:
-                plain = ((Number) value).byteValue();
-                break;
-            case INT16:
-                plain = ((Number) value).shortValue();
-                break;
             case INT32:
-                plain = ((Number) value).intValue();
+                converted = (Integer) value;
                 break;
             case INT64:
-                plain = ((Number) value).longValue();
+                converted = (Long) value;
                 break;
             case FLOAT32:
-                plain = ((Number) value).floatValue();
+                converted = (Float) value;
                 break;
             case FLOAT64:
-                plain = ((Number) value).doubleValue();
+                converted = (Double) value;
                 break;
             case BOOLEAN:
-                plain = (Boolean) value;
+                converted = (Boolean) value;
+                break;
+            case INT8:
+                converted = ((Integer) value).byteValue();
+                break;
+            case INT16:
+                converted = ((Integer) value).shortValue();
                 break;
             case STRING:
-                plain = value.toString();
+                if (!(value instanceof CharSequence || value instanceof org.apache.avro.generic.GenericEnumSymbol
+                        || value instanceof Enum)) {
+                    throw new DataException("Invalid class for string type");
+                }
+                converted = value.toString();
                 break;
             case BYTES:
-                plain = value instanceof byte[] ? (byte[]) value : value.toString().getBytes(StandardCharsets.ISO_8859_1);
+                if (value instanceof byte[]) {
+                    converted = ByteBuffer.wrap((byte[]) value);
+                } else if (value instanceof ByteBuffer) {
+                    converted = value;
+                } else if (value instanceof org.apache.avro.generic.GenericFixed) {
+                    converted = ByteBuffer.wrap(((org.apache.avro.generic.GenericFixed) value).bytes());
+                } else {
+                    throw new DataException("Invalid class for bytes type");
+                }
                 break;
             case ARRAY: {
                 List<Object> out = new ArrayList<>();
-                org.apache.avro.Schema items = avro.getElementType();
                 for (Object e : (Collection<?>) value) {
-                    out.add(connectValue(schema.valueSchema(), items, e));
+                    out.add(avroDefault(schema.valueSchema(), e, true));
                 }
-                plain = out;
+                converted = out;
                 break;
             }
             case MAP: {
+                if (schema.keySchema().type() != Schema.Type.STRING || schema.keySchema().isOptional()) {
+                    // AvroData reads such a map as a collection of MapEntry records: a default Map is not one.
+                    throw new DataException("Invalid default for a map with non-string keys");
+                }
                 Map<Object, Object> out = new HashMap<>();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-                    out.put(e.getKey().toString(), connectValue(schema.valueSchema(), avro.getValueType(), e.getValue()));
+                    out.put(e.getKey().toString(), avroDefault(schema.valueSchema(), e.getValue(), true));
                 }
-                plain = out;
+                converted = out;
                 break;
             }
             case STRUCT: {
+                if (UNION.equals(schema.name())) {
+                    converted = unionDefault(schema, value);
+                    break;
+                }
+                Map<?, ?> fields = (Map<?, ?>) value;
+                Struct s = new Struct(schema);
+                for (Field f : schema.fields()) {
+                    String name = scrub(f.name());
+                    Object v = fields.containsKey(name) ? fields.get(name) : f.schema().defaultValue();
+                    s.put(f, avroDefault(f.schema(), v, true));
+                }
+                return s;
+            }
+            default:
+                throw new DataException("Unknown Connect schema type: " + schema.type());
+        }
+        return logical ? toConnectLogical(schema, converted) : converted;
+    }
+
+    /** The union case of AvroData.toConnectData for a default: the first field whose Java class the value is. */
+    private Object unionDefault(Schema union, Object value) {
+        for (Field f : union.fields()) {
+            Schema fs = f.schema();
+            if (simpleInstance(fs, value)) {
+                Struct s = new Struct(union);
+                boolean named = fs.type() == Schema.Type.STRUCT || isEnum(fs) || isFixed(fs);
+                String name = named ? connectUnionFieldName(fs) : fs.type() == Schema.Type.INT32 ? "int"
+                        : fs.type() == Schema.Type.INT64 ? "long" : fs.type() == Schema.Type.FLOAT32 ? "float"
+                        : fs.type() == Schema.Type.FLOAT64 ? "double" : fs.type().getName();
+                s.put(name, avroDefault(fs, value, true));
+                return s;
+            }
+        }
+        throw new DataException("Did not find matching union field for data");
+    }
+
+    /** AvroData.isInstanceOfAvroSchemaTypeForSimpleSchema for the Java objects of a default. */
+    private static boolean simpleInstance(Schema fs, Object value) {
+        if (isEnum(fs)) {
+            return value.getClass().getName().equals(fs.parameters().get(ENUM));
+        }
+        switch (fs.type()) {
+            case INT32:
+                return value instanceof Integer;
+            case INT64:
+                return value instanceof Long;
+            case FLOAT32:
+                return value instanceof Float;
+            case FLOAT64:
+                return value instanceof Double;
+            case BOOLEAN:
+                return value instanceof Boolean;
+            case STRING:
+                return value instanceof CharSequence;
+            case ARRAY:
+                return value instanceof Collection;
+            case MAP:
+                return value instanceof Map;
+            case BYTES: {
+                int size;
+                if (value instanceof byte[]) {
+                    size = ((byte[]) value).length;
+                } else if (value instanceof ByteBuffer) {
+                    size = ((ByteBuffer) value).remaining();
+                } else {
+                    return false;
+                }
+                return !isFixed(fs) || Integer.parseInt(fs.parameters().get(FIXED_SIZE)) == size;
+            }
+            default:
+                return false;
+        }
+    }
+
+    private static boolean isEnum(Schema s) {
+        return s.type() == Schema.Type.STRING && s.parameters() != null && s.parameters().containsKey(ENUM);
+    }
+
+    private static boolean isFixed(Schema s) {
+        return s.type() == Schema.Type.BYTES && s.name() != null && s.parameters() != null
+                && s.parameters().containsKey(FIXED_SIZE);
+    }
+
+    /**
+     * A {@code connect.default} (its JSON as Avro's getObjectProp gives it: Integer, Long, Double, Boolean, String,
+     * List, Map, JsonProperties.NULL_VALUE) as AvroData.defaultValueFromAvroWithoutLogical takes a JsonNode, by the
+     * Avro type: numbers as Jackson's intValue/longValue/doubleValue (0 for a value that is not a number), booleans as
+     * asBoolean, strings and enum symbols as asText, bytes as the ISO-8859-1 bytes of a string (null otherwise), a
+     * record's missing fields as null, a union's value null if its first branch is null (any other union default is
+     * refused, as AvroData's bare branch value is by the union's Struct).
+     */
+    private Object jsonDefault(Schema schema, org.apache.avro.Schema avro, Object value) {
+        if (value == null || value == JsonProperties.NULL_VALUE) {
+            return null;
+        }
+        switch (avro.getType()) {
+            case INT:
+                if (schema.type() == Schema.Type.INT8) {
+                    return (byte) jsonNumber(value).intValue();
+                } else if (schema.type() == Schema.Type.INT16) {
+                    return jsonNumber(value).shortValue();
+                } else if (schema.type() == Schema.Type.INT32) {
+                    return jsonNumber(value).intValue();
+                }
+                return null;
+            case LONG:
+                return jsonNumber(value).longValue();
+            case FLOAT:
+                return (float) jsonNumber(value).doubleValue();
+            case DOUBLE:
+                return jsonNumber(value).doubleValue();
+            case BOOLEAN:
+                if (value instanceof Boolean) {
+                    return value;
+                }
+                if (value instanceof Integer || value instanceof Long) {
+                    return ((Number) value).longValue() != 0;
+                }
+                return value instanceof String && "true".equals(((String) value).trim());
+            case NULL:
+                return null;
+            case STRING:
+            case ENUM:
+                return value instanceof Map || value instanceof List ? "" : value.toString();
+            case BYTES:
+            case FIXED:
+                return value instanceof String
+                        ? ByteBuffer.wrap(((String) value).getBytes(StandardCharsets.ISO_8859_1)) : null;
+            case ARRAY: {
+                if (!(value instanceof List)) {
+                    throw new DataException("Invalid JSON for array default value");
+                }
+                List<Object> out = new ArrayList<>();
+                for (Object e : (List<?>) value) {
+                    out.add(toConnectLogical(schema.valueSchema(), jsonDefault(schema.valueSchema(), avro.getElementType(), e)));
+                }
+                return out;
+            }
+            case MAP: {
+                if (!(value instanceof Map)) {
+                    throw new DataException("Invalid JSON for map default value");
+                }
+                Map<Object, Object> out = new HashMap<>();
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+                    out.put(e.getKey().toString(), toConnectLogical(schema.valueSchema(),
+                            jsonDefault(schema.valueSchema(), avro.getValueType(), e.getValue())));
+                }
+                return out;
+            }
+            case RECORD: {
+                if (!(value instanceof Map)) {
+                    throw new DataException("Invalid JSON for record default value");
+                }
                 Map<?, ?> fields = (Map<?, ?>) value;
                 Struct s = new Struct(schema);
                 for (org.apache.avro.Schema.Field af : avro.getFields()) {
                     Field f = schema.field(af.name());
-                    Object v = fields.containsKey(af.name()) ? connectValue(f.schema(), af.schema(), fields.get(af.name()))
-                            : f.schema().defaultValue();
-                    s.put(f, v);
+                    s.put(af.name(), toConnectLogical(f.schema(), jsonDefault(f.schema(), af.schema(), fields.get(f.name()))));
                 }
-                plain = s;
-                break;
+                return s;
             }
+            case UNION:
+                if (avro.getTypes().get(0).getType() == org.apache.avro.Schema.Type.NULL) {
+                    return null;
+                }
+                throw new DataException("A union's connect.default is its first branch's bare value, not the union's");
             default:
-                throw new DataException("no default for " + schema.type());
+                return null;
         }
-        String logical = schema.name();
-        if (Decimal.LOGICAL_NAME.equals(logical)) {
-            return Decimal.toLogical(schema, (byte[]) plain);
+    }
+
+    private static Number jsonNumber(Object value) {
+        return value instanceof Number ? (Number) value : Integer.valueOf(0);
+    }
+
+    /** AvroData.toConnectLogical: the TO_CONNECT_LOGICAL_CONVERTERS, each taking only its underlying class. */
+    private static Object toConnectLogical(Schema schema, Object value) {
+        if (value == null || schema.name() == null) {
+            return value;
         }
-        if (Date.LOGICAL_NAME.equals(logical)) {
-            return Date.toLogical(schema, (Integer) plain);
+        switch (schema.name()) {
+            case Decimal.LOGICAL_NAME:
+                if (value instanceof byte[]) {
+                    return Decimal.toLogical(schema, (byte[]) value);
+                } else if (value instanceof ByteBuffer) {
+                    return Decimal.toLogical(schema, ((ByteBuffer) value).array());
+                }
+                throw new DataException("Invalid type for Decimal");
+            case Date.LOGICAL_NAME:
+                return Date.toLogical(schema, (Integer) value);
+            case Time.LOGICAL_NAME:
+                return Time.toLogical(schema, (Integer) value);
+            case Timestamp.LOGICAL_NAME:
+                return Timestamp.toLogical(schema, (Long) value);
+            default:
+                return value;
         }
-        if (Time.LOGICAL_NAME.equals(logical)) {
-            return Time.toLogical(schema, (Integer) plain);
-        }
-        if (Timestamp.LOGICAL_NAME.equals(logical)) {
-            return Timestamp.toLogical(schema, (Long) plain);
-        }
-        return plain instanceof byte[] ? ByteBuffer.wrap((byte[]) plain) : plain;
     }
 }
