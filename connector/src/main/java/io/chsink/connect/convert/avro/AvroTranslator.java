@@ -23,8 +23,9 @@ import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * Turns an Avro writer schema into the Connect schema Confluent's AvroData makes of it (with its default settings:
- * connect.meta.data=true, enhanced.avro.schema.support=false, generalized.sum.type.support=false) and, in the same
+ * Turns an Avro writer schema into the Connect schema Confluent's AvroData makes of it (with its settings
+ * connect.meta.data, enhanced.avro.schema.support, scrub.invalid.names and flatten.singleton.unions;
+ * generalized.sum.type.support=false) and, in the same
  * pass, into a {@link ValueReader} tree that decodes Avro binary written with that schema straight into the Connect
  * values AvroData would produce: no GenericRecord in between. The rules, type by type, are in docs/avro.md.
  * A recursive schema (a record that contains itself) is refused with a message naming the record.
@@ -681,7 +682,7 @@ final class AvroTranslator {
      */
     private Object avroDefault(Schema schema, Object value, boolean logical) {
         if (value == null && !schema.isOptional()) {
-            throw new DataException("Found null value for non-optional schema");
+            throw new BadDefault("Found null value for non-optional schema");
         }
         if (value == null || value == JsonProperties.NULL_VALUE) {
             return null;
@@ -712,7 +713,7 @@ final class AvroTranslator {
             case STRING:
                 if (!(value instanceof CharSequence || value instanceof org.apache.avro.generic.GenericEnumSymbol
                         || value instanceof Enum)) {
-                    throw new DataException("Invalid class for string type");
+                    throw new BadDefault("Invalid class for string type");
                 }
                 converted = value.toString();
                 break;
@@ -724,7 +725,7 @@ final class AvroTranslator {
                 } else if (value instanceof org.apache.avro.generic.GenericFixed) {
                     converted = ByteBuffer.wrap(((org.apache.avro.generic.GenericFixed) value).bytes());
                 } else {
-                    throw new DataException("Invalid class for bytes type");
+                    throw new BadDefault("Invalid class for bytes type");
                 }
                 break;
             case ARRAY: {
@@ -738,7 +739,7 @@ final class AvroTranslator {
             case MAP: {
                 if (schema.keySchema().type() != Schema.Type.STRING || schema.keySchema().isOptional()) {
                     // AvroData reads such a map as a collection of MapEntry records: a default Map is not one.
-                    throw new DataException("Invalid default for a map with non-string keys");
+                    throw new BadDefault("Invalid default for a map with non-string keys");
                 }
                 Map<Object, Object> out = new HashMap<>();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
@@ -762,7 +763,7 @@ final class AvroTranslator {
                 return s;
             }
             default:
-                throw new DataException("Unknown Connect schema type: " + schema.type());
+                throw new BadDefault("Unknown Connect schema type: " + schema.type());
         }
         return logical ? toConnectLogical(schema, converted) : converted;
     }
@@ -781,7 +782,7 @@ final class AvroTranslator {
                 return s;
             }
         }
-        throw new DataException("Did not find matching union field for data");
+        throw new BadDefault("Did not find matching union field for data");
     }
 
     /** AvroData.isInstanceOfAvroSchemaTypeForSimpleSchema for the Java objects of a default. */
@@ -878,7 +879,7 @@ final class AvroTranslator {
                         ? ByteBuffer.wrap(((String) value).getBytes(StandardCharsets.ISO_8859_1)) : null;
             case ARRAY: {
                 if (!(value instanceof List)) {
-                    throw new DataException("Invalid JSON for array default value");
+                    throw new BadDefault("Invalid JSON for array default value");
                 }
                 List<Object> out = new ArrayList<>();
                 for (Object e : (List<?>) value) {
@@ -888,7 +889,7 @@ final class AvroTranslator {
             }
             case MAP: {
                 if (!(value instanceof Map)) {
-                    throw new DataException("Invalid JSON for map default value");
+                    throw new BadDefault("Invalid JSON for map default value");
                 }
                 Map<Object, Object> out = new HashMap<>();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
@@ -899,7 +900,7 @@ final class AvroTranslator {
             }
             case RECORD: {
                 if (!(value instanceof Map)) {
-                    throw new DataException("Invalid JSON for record default value");
+                    throw new BadDefault("Invalid JSON for record default value");
                 }
                 Map<?, ?> fields = (Map<?, ?>) value;
                 Struct s = new Struct(schema);
@@ -913,7 +914,7 @@ final class AvroTranslator {
                 if (avro.getTypes().get(0).getType() == org.apache.avro.Schema.Type.NULL) {
                     return null;
                 }
-                throw new DataException("A union's connect.default is its first branch's bare value, not the union's");
+                throw new BadDefault("A union's connect.default is its first branch's bare value, not the union's");
             default:
                 return null;
         }
@@ -935,7 +936,7 @@ final class AvroTranslator {
                 } else if (value instanceof ByteBuffer) {
                     return Decimal.toLogical(schema, ((ByteBuffer) value).array());
                 }
-                throw new DataException("Invalid type for Decimal");
+                throw new BadDefault("Invalid type for Decimal");
             case Date.LOGICAL_NAME:
                 return Date.toLogical(schema, (Integer) value);
             case Time.LOGICAL_NAME:
@@ -944,6 +945,15 @@ final class AvroTranslator {
                 return Timestamp.toLogical(schema, (Long) value);
             default:
                 return value;
+        }
+    }
+
+    /** A default AvroData would not convert (it logs and ignores it; so does this converter, quietly). */
+    private static final class BadDefault extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BadDefault(String message) {
+            super(message, null, false, false);
         }
     }
 }
