@@ -319,6 +319,40 @@ class AvroDataParityTest {
     }
 
     @Test
+    void fixedBranchesOfOneSizeAreMatchedByName() {
+        // fixedValueSizeMatch (l. 2486): a fixed value goes to the fixed field of its own name, even beside another
+        // of its size. Evidence: AvroDataTest.testToConnectFixedUnion (fixed sample(4), other(6), sameOther(6)).
+        String schema = "[{\"type\":\"fixed\",\"name\":\"sample\",\"size\":4},{\"type\":\"fixed\",\"name\":"
+                + "\"other\",\"size\":6},{\"type\":\"fixed\",\"name\":\"sameOther\",\"size\":6}]";
+        Schema union = SchemaBuilder.struct().name(NS + "Union")
+                .field("sample", SchemaBuilder.bytes().name("sample").parameter("connect.fixed.size", "4").optional()
+                        .build())
+                .field("other", SchemaBuilder.bytes().name("other").parameter("connect.fixed.size", "6").optional()
+                        .build())
+                .field("sameOther", SchemaBuilder.bytes().name("sameOther").parameter("connect.fixed.size", "6")
+                        .optional().build())
+                .build();
+        check(schema, "{\"sameOther\":\"foobar\"}", union,
+                new Struct(union).put("sameOther", bytes(102, 111, 111, 98, 97, 114)));
+        check(schema, "{\"other\":\"foobar\"}", union,
+                new Struct(union).put("other", bytes(102, 111, 111, 98, 97, 114)));
+    }
+
+    @Test
+    void anEnumValueBesideAStringBranchStaysAnEnum() {
+        // isInstanceOfAvroSchemaTypeForSimpleSchema (l. 2461): an enum value (GenericData.EnumSymbol, not a
+        // CharSequence) skips the string field and lands in the enum's. Evidence: AvroDataTest.testEnumStringUnion
+        // (EnumStringUnion.avsc, [null, string, UserType], written back with union index 2).
+        String schema = "[\"null\",\"string\",{\"type\":\"enum\",\"name\":\"UserType\",\"namespace\":"
+                + "\"com.connect.avro\",\"symbols\":[\"ANONYMOUS\",\"REGISTERED\"]}]";
+        SchemaAndValue sv = read(schema, "{\"com.connect.avro.UserType\":\"ANONYMOUS\"}");
+        Struct s = (Struct) sv.value();
+        assertNull(s.get("string"));
+        assertEquals("ANONYMOUS", s.get("UserType"));
+        assertEquals("com.connect.avro.UserType", sv.schema().field("UserType").schema().name());
+    }
+
+    @Test
     void aFixedDecimalInAUnionIsReadWhereAvroDataFails() {
         // Deliberate difference: the field of a fixed decimal branch is a Decimal, whose name never matches the
         // value's fixed name (fixedValueSizeMatch, l. 2494), so AvroData throws "Did not find matching union field
