@@ -55,6 +55,8 @@ final class AvroTranslator {
     static final String CONNECT_PARAMETERS = "connect.parameters";
     static final String CONNECT_TYPE = "connect.type";
     static final String CONNECT_INTERNAL_TYPE = "connect.internal.type";
+    /** ConnectVariant.LOGICAL_NAME (Confluent's schema-converter module). */
+    static final String VARIANT = "org.apache.kafka.connect.data.Variant";
     private static final long MILLIS_PER_DAY = 86_400_000L;
 
     /** Reads one value of a translated schema. */
@@ -227,6 +229,22 @@ final class AvroTranslator {
                 break;
             }
             case RECORD: {
+                if (isVariant(schema)) {
+                    // AvroData.toConnectSchema case RECORD: a record with Confluent's logical type "variant" (two
+                    // bytes fields, metadata and value: VariantLogicalType.isVariantSchema) is ConnectVariant's
+                    // struct org.apache.kafka.connect.data.Variant (metadata, value: bytes), without docs; its values
+                    // are the two fields' bytes, by name.
+                    builder = SchemaBuilder.struct().name(VARIANT).field("metadata", Schema.BYTES_SCHEMA)
+                            .field("value", Schema.BYTES_SCHEMA);
+                    boolean metadataFirst = schema.getFields().get(0).name().equals("metadata");
+                    reader = in -> {
+                        ByteBuffer first = ByteBuffer.wrap(in.readBytes());
+                        ByteBuffer second = ByteBuffer.wrap(in.readBytes());
+                        return new Struct(built.schema).put("metadata", metadataFirst ? first : second)
+                                .put("value", metadataFirst ? second : first);
+                    };
+                    break;
+                }
                 String name = schema.getFullName();
                 if (!open.add(name)) {
                     throw new DataException("The Avro schema is recursive: record " + name + " contains itself, which "
@@ -415,7 +433,7 @@ final class AvroTranslator {
                 throw new DataException("Invalid schema name: " + connectName);
             }
             name = (String) connectName;
-        } else if (schema.getType() == org.apache.avro.Schema.Type.RECORD
+        } else if ((schema.getType() == org.apache.avro.Schema.Type.RECORD && !VARIANT.equals(builder.name()))
                 || schema.getType() == org.apache.avro.Schema.Type.ENUM) {
             name = schema.getFullName();
         } else if (schema.getType() == org.apache.avro.Schema.Type.FIXED && !Decimal.LOGICAL_NAME.equals(builder.name())) {
@@ -581,6 +599,21 @@ final class AvroTranslator {
 
     private static boolean validNameChar(char ch) {
         return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+    }
+
+    /**
+     * A record of Confluent's logical type "variant" as AvroData sees it: logicalType "variant" on a record of exactly
+     * two fields, metadata and value, both bytes (VariantLogicalType.isVariantSchema; any other record keeps the
+     * logical type off, as Avro drops a logical type its validate() refuses).
+     */
+    private static boolean isVariant(org.apache.avro.Schema schema) {
+        if (!"variant".equals(schema.getProp("logicalType")) || schema.getFields().size() != 2) {
+            return false;
+        }
+        org.apache.avro.Schema.Field metadata = schema.getField("metadata");
+        org.apache.avro.Schema.Field value = schema.getField("value");
+        return metadata != null && metadata.schema().getType() == org.apache.avro.Schema.Type.BYTES
+                && value != null && value.schema().getType() == org.apache.avro.Schema.Type.BYTES;
     }
 
     private static boolean isMapEntry(org.apache.avro.Schema items) {

@@ -380,6 +380,23 @@ class AvroDataParityTest {
     }
 
     @Test
+    void variantRecordsAreConnectVariants() {
+        // AvroData.toConnectSchema case RECORD (l. 1987): a record of logical type "variant" (Confluent's
+        // VariantLogicalType: exactly the bytes fields metadata and value) is ConnectVariant.builder(), the struct
+        // org.apache.kafka.connect.data.Variant (metadata, value: bytes), without the record's doc or name (l. 2194);
+        // toConnectData case STRUCT takes each field by name.
+        Schema variant = SchemaBuilder.struct().name("org.apache.kafka.connect.data.Variant")
+                .field("metadata", Schema.BYTES_SCHEMA).field("value", Schema.BYTES_SCHEMA).build();
+        check("{\"type\":\"record\",\"name\":\"V\",\"doc\":\"a variant\",\"logicalType\":\"variant\",\"fields\":["
+                + "{\"name\":\"value\",\"type\":\"bytes\"},{\"name\":\"metadata\",\"type\":\"bytes\"}]}",
+                "{\"value\":\"\\u000c\",\"metadata\":\"\\u0001\\u0000\"}", variant,
+                new Struct(variant).put("metadata", bytes(1, 0)).put("value", bytes(12)));
+        // Any other record with that logicalType is a plain record (Avro drops a logical type validate() refuses).
+        assertEquals("W", read("{\"type\":\"record\",\"name\":\"W\",\"logicalType\":\"variant\",\"fields\":["
+                + "{\"name\":\"value\",\"type\":\"string\"}]}", "{\"value\":\"x\"}").schema().name());
+    }
+
+    @Test
     void recursiveRecordsAreRefused() {
         // Deliberate difference: AvroData builds a cyclic Connect schema (toConnectSchemaWithCycles, l. 2228); this
         // converter refuses it with a message naming the record.
