@@ -123,7 +123,7 @@ class AvroDataParityTest {
     @Test
     void primitives() {
         // AvroData.toConnectSchema (l. 1888-1955: case BOOLEAN, BYTES, DOUBLE, FLOAT, INT, LONG, STRING) makes the
-        // plain Connect type; toConnectData (l. 1640-1697) passes the value through, bytes as ByteBuffer.wrap.
+        // plain Connect type; toConnectData (l. 1637-1697) passes the value through, bytes as ByteBuffer.wrap.
         check("\"boolean\"", "true", Schema.BOOLEAN_SCHEMA, true);
         check("\"int\"", "-7", Schema.INT32_SCHEMA, -7);
         check("\"long\"", "9007199254740993", Schema.INT64_SCHEMA, 9007199254740993L);
@@ -164,8 +164,8 @@ class AvroDataParityTest {
 
     @Test
     void decimalOnFixed() {
-        // AvroData.toConnectSchema case FIXED (l. 1891-1923): Decimal with connect.fixed.size; the fixed's name is
-        // ignored for a decimal (l. 2195 "Ignore the fixed name if it is a decimal").
+        // AvroData.toConnectSchema case FIXED (l. 1891-1918): Decimal with connect.fixed.size; the fixed's name is
+        // ignored for a decimal (l. 2198 "Ignore the fixed name if it is a decimal").
         check("{\"type\":\"fixed\",\"name\":\"Money\",\"namespace\":\"m\",\"size\":4,\"logicalType\":\"decimal\","
                 + "\"precision\":9,\"scale\":3}", "\"\\u0000\\u0000\\u0030\\u0039\"",
                 Decimal.builder(3).parameter("connect.decimal.precision", "9").parameter("connect.fixed.size", "4")
@@ -197,7 +197,7 @@ class AvroDataParityTest {
                 Schema.INT64_SCHEMA, 1_700_000_000_123_456L);
         check("{\"type\":\"string\",\"logicalType\":\"uuid\"}", "\"6f1c2a7e-1b2d-4c3e-9f00-0123456789ab\"",
                 Schema.STRING_SCHEMA, "6f1c2a7e-1b2d-4c3e-9f00-0123456789ab");
-        // duration is a fixed(12): bytes named by the fixed, with connect.fixed.size (case FIXED, l. 1920; name l. 2193).
+        // duration is a fixed(12): bytes named by the fixed, with connect.fixed.size (case FIXED, l. 1916; name l. 2197).
         check("{\"type\":\"fixed\",\"name\":\"Duration\",\"namespace\":\"d\",\"size\":12,\"logicalType\":\"duration\"}",
                 "\"\\u0001\\u0000\\u0000\\u0000\\u0002\\u0000\\u0000\\u0000\\u0003\\u0000\\u0000\\u0000\"",
                 SchemaBuilder.bytes().name("d.Duration").parameter("connect.fixed.size", "12").build(),
@@ -208,7 +208,7 @@ class AvroDataParityTest {
 
     @Test
     void enums() {
-        // AvroData.toConnectSchema case ENUM (l. 2020): a string named by the enum's full name (l. 2188), parameters
+        // AvroData.toConnectSchema case ENUM (l. 2020): a string named by the enum's full name (l. 2193), parameters
         // io.confluent.connect.avro.Enum = full name and .Enum.SYMBOL = SYMBOL (AVRO_TYPE_ENUM), and with
         // connect.meta.data the doc (AVRO_ENUM_DOC_PREFIX_PROP + short name) and default (AVRO_ENUM_DEFAULT_PREFIX_PROP).
         check("{\"type\":\"enum\",\"name\":\"Suit\",\"namespace\":\"c\",\"doc\":\"card suit\",\"default\":\"SPADES\","
@@ -237,6 +237,17 @@ class AvroDataParityTest {
                 SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA).build(), Map.of(1, "one"));
     }
 
+    @Test
+    void aMapEntryArrayWithStringKeysIsReadWhereAvroDataFails() {
+        // Deliberate difference: an array of MapEntry records with non-optional string keys is a Connect map of
+        // string keys (case ARRAY, l. 1959), and toConnectData case MAP (l. 1715) then casts the value, an Avro
+        // array, to a Map: the record fails ("Invalid type for MAP"). This converter reads it as the map.
+        check("{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"MapEntry\",\"namespace\":"
+                + "\"io.confluent.connect.avro\",\"fields\":[{\"name\":\"key\",\"type\":\"string\"},"
+                + "{\"name\":\"value\",\"type\":\"int\"}]}}", "[{\"key\":\"a\",\"value\":1}]",
+                SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(), Map.of("a", 1));
+    }
+
     // ---- unions ------------------------------------------------------------------------------------------------
 
     @Test
@@ -244,6 +255,17 @@ class AvroDataParityTest {
         // AvroData.toConnectSchema case UNION (l. 2048): two branches, one of them null: the other, optional.
         check("[\"null\",\"string\"]", "{\"string\":\"s\"}", Schema.OPTIONAL_STRING_SCHEMA, "s");
         check("[\"long\",\"null\"]", "null", Schema.OPTIONAL_INT64_SCHEMA, null);
+    }
+
+    @Test
+    void aTopLevelNullIsAnOptionalSchemaAndNull() {
+        // Deliberate difference: for a record whose whole value is null (a top-level ["null", T] union), AvroData's
+        // toConnectData(org.apache.avro.Schema, Object, Integer) (l. 1511) returns null, no SchemaAndValue, and
+        // Confluent's AvroConverter.toConnectData returns that null to Connect. This converter gives the optional
+        // schema and a null value.
+        SchemaAndValue sv = read("[\"null\",\"string\"]", "null");
+        assertEquals(Schema.OPTIONAL_STRING_SCHEMA, sv.schema());
+        assertNull(sv.value());
     }
 
     @Test
@@ -279,7 +301,7 @@ class AvroDataParityTest {
 
     @Test
     void unionFieldNamesAreScrubbedWithScrubInvalidNames() {
-        // unionMemberFieldName (l. 2398): splitName(schema.getName())[1], each part scrubbed (doScrubName, l. 1173:
+        // unionMemberFieldName (l. 2396): splitName(schema.getName())[1], each part scrubbed (doScrubName, l. 1173:
         // URL-encoded, then every character but [A-Za-z0-9_] replaced by '_') with scrub.invalid.names=true.
         String schema = "[\"null\",\"int\",{\"type\":\"enum\",\"name\":\"Café\",\"symbols\":[\"A\"]}]";
         SchemaAndValue sv = read(Map.of("scrub.invalid.names", "true"), schema, "{\"Café\":\"A\"}");
@@ -320,7 +342,7 @@ class AvroDataParityTest {
 
     @Test
     void fixedBranchesOfOneSizeAreMatchedByName() {
-        // fixedValueSizeMatch (l. 2486): a fixed value goes to the fixed field of its own name, even beside another
+        // fixedValueSizeMatch (l. 2493): a fixed value goes to the fixed field of its own name, even beside another
         // of its size. Evidence: AvroDataTest.testToConnectFixedUnion (fixed sample(4), other(6), sameOther(6)).
         String schema = "[{\"type\":\"fixed\",\"name\":\"sample\",\"size\":4},{\"type\":\"fixed\",\"name\":"
                 + "\"other\",\"size\":6},{\"type\":\"fixed\",\"name\":\"sameOther\",\"size\":6}]";
@@ -355,7 +377,7 @@ class AvroDataParityTest {
     @Test
     void aFixedDecimalInAUnionIsReadWhereAvroDataFails() {
         // Deliberate difference: the field of a fixed decimal branch is a Decimal, whose name never matches the
-        // value's fixed name (fixedValueSizeMatch, l. 2494), so AvroData throws "Did not find matching union field
+        // value's fixed name (fixedValueSizeMatch, l. 2502), so AvroData throws "Did not find matching union field
         // for data". This converter puts the value in its own field.
         SchemaAndValue sv = read("[\"null\",\"string\",{\"type\":\"fixed\",\"name\":\"M\",\"size\":2,"
                 + "\"logicalType\":\"decimal\",\"precision\":4,\"scale\":1}]", "{\"M\":\"\\u0000\\u000c\"}");
@@ -484,7 +506,7 @@ class AvroDataParityTest {
 
     @Test
     void connectNameDocVersionParametersAndDefault() {
-        // AvroData.toConnectSchema after the switch: connect.doc → doc (l. 2110, with connect.meta.data),
+        // AvroData.toConnectSchema after the switch: connect.doc → doc (l. 2112, with connect.meta.data),
         // connect.version → version (l. 2119), connect.parameters → parameters (l. 2144), connect.default → default
         // without the field.default flag (l. 2169), connect.name → name (l. 2184).
         check("{\"type\":\"int\",\"connect.name\":\"my.Int\",\"connect.doc\":\"an int\",\"connect.version\":3,"
@@ -492,7 +514,7 @@ class AvroDataParityTest {
                 SchemaBuilder.int32().name("my.Int").doc("an int").version(3).parameter("k", "v").defaultValue(9)
                         .build(), 1);
         // connect.name wins over the record's name; names starting io.confluent.connect.avro.ConnectDefault are
-        // dropped (l. 2200).
+        // dropped (l. 2203).
         assertEquals("other.Name", read("{\"type\":\"record\",\"name\":\"R\",\"connect.name\":\"other.Name\","
                 + "\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}", "{\"a\":1}").schema().name());
         assertNull(read("{\"type\":\"record\",\"name\":\"ConnectDefault\",\"namespace\":\"io.confluent.connect.avro\","
@@ -519,7 +541,7 @@ class AvroDataParityTest {
 
     @Test
     void fieldLevelConnectParametersAreAdded() {
-        // AvroData.toConnectSchema case RECORD (l. 2008): with connect.meta.data, a field's connect.parameters are
+        // AvroData.toConnectSchema case RECORD (l. 2009): with connect.meta.data, a field's connect.parameters are
         // added to its schema (applyFieldLevelParams, l. 1304).
         String schema = "{\"type\":\"record\",\"name\":\"P\",\"fields\":[{\"name\":\"a\",\"type\":"
                 + "{\"type\":\"string\",\"connect.parameters\":{\"k\":\"type\"}},\"connect.parameters\":{\"k\":\"field\","
@@ -545,7 +567,7 @@ class AvroDataParityTest {
     @Test
     void connectMetaDataFalseDropsDocsParametersAndFlags() {
         // connect.meta.data=false (AvroDataConfig): no record/field/enum docs, no connect.doc, no connect.parameters,
-        // no field.default flag (l. 1993, 2000, 2024, 2110, 2145, 2172); the enum's own parameters, connect.version
+        // no field.default flag (l. 1994, 1998, 2023, 2113, 2145, 2172); the enum's own parameters, connect.version
         // and the defaults stay.
         String schema = "{\"type\":\"record\",\"name\":\"M\",\"doc\":\"d\",\"fields\":[{\"name\":\"a\",\"doc\":\"fd\","
                 + "\"type\":{\"type\":\"int\",\"connect.doc\":\"cd\",\"connect.version\":2,\"connect.parameters\":"
