@@ -143,7 +143,9 @@ final class AvroTranslator {
                             builder.parameter(DECIMAL_PRECISION, String.valueOf(p));
                         }
                     }
-                    reader = in -> decimal(fixed ? in.readFixed(size) : in.readBytes(), scale);
+                    // The scale of the built schema, as AvroData's Decimal.toLogical takes it: connect.parameters
+                    // (the type's or the field's) can overwrite it.
+                    reader = in -> decimal(fixed ? in.readFixed(size) : in.readBytes(), built.decimalScale());
                 } else {
                     builder = SchemaBuilder.bytes();
                     reader = fixed ? in -> ByteBuffer.wrap(in.readFixed(size)) : in -> ByteBuffer.wrap(in.readBytes());
@@ -450,12 +452,32 @@ final class AvroTranslator {
         if (forceOptional) {
             builder.optional();
         }
-        built.schema = builder.build();
+        built.set(builder.build());
         return new Translated(built.schema, reader, built);
     }
 
     static final class Holder {
         Schema schema;
+        /** The scale parameter of a Decimal schema; null if it is not a number. */
+        private Integer scale;
+
+        void set(Schema s) {
+            schema = s;
+            if (Decimal.LOGICAL_NAME.equals(s.name())) {
+                try {
+                    scale = Integer.parseInt(s.parameters().get(Decimal.SCALE_FIELD));
+                } catch (NumberFormatException e) {
+                    scale = null;
+                }
+            }
+        }
+
+        int decimalScale() {
+            if (scale == null) {
+                throw notANumber(Decimal.SCALE_FIELD);
+            }
+            return scale;
+        }
     }
 
     /**
@@ -509,7 +531,7 @@ final class AvroTranslator {
         }
         Schema rebuilt = b.build();
         if (t.built != null) {
-            t.built.schema = rebuilt; // the reader's Structs take the rebuilt schema, as AvroData's
+            t.built.set(rebuilt); // the reader's Structs (and decimals) take the rebuilt schema, as AvroData's
         }
         return new Translated(rebuilt, t.reader, t.built);
     }
@@ -533,7 +555,7 @@ final class AvroTranslator {
                 return f;
             }
             if (fixedValue ? connectUnionFieldName(fs).equals(ownName)
-                    : Integer.parseInt(fs.parameters().get(FIXED_SIZE)) == size) {
+                    : intParameter(fs, FIXED_SIZE) == size) {
                 return f;
             }
         }
@@ -636,8 +658,25 @@ final class AvroTranslator {
         }
     }
 
+    /**
+     * A size or scale parameter of a schema as an int. connect.parameters can overwrite it with text;
+     * AvroData's Integer.parseInt then fails the record, and so does this converter.
+     */
+    private static int intParameter(Schema s, String name) {
+        try {
+            return Integer.parseInt(s.parameters().get(name));
+        } catch (NumberFormatException e) {
+            throw notANumber(name);
+        }
+    }
+
+    private static AvroInput.BadAvro notANumber(String parameter) {
+        return new AvroInput.BadAvro("the parameter " + parameter + " of a Decimal or fixed schema is not a number "
+                + "(connect.parameters overwrote it; Confluent's AvroData fails too)");
+    }
+
     private static Object decimal(byte[] unscaled, Schema decimal) {
-        return decimal(unscaled, Integer.parseInt(decimal.parameters().get(Decimal.SCALE_FIELD)));
+        return decimal(unscaled, intParameter(decimal, Decimal.SCALE_FIELD));
     }
 
     private static Object decimal(byte[] unscaled, int scale) {
@@ -849,7 +888,7 @@ final class AvroTranslator {
                 } else {
                     return false;
                 }
-                return !isFixed(fs) || Integer.parseInt(fs.parameters().get(FIXED_SIZE)) == size;
+                return !isFixed(fs) || intParameter(fs, FIXED_SIZE) == size;
             }
             default:
                 return false;

@@ -173,6 +173,20 @@ class AvroDataParityTest {
     }
 
     @Test
+    void aDecimalTakesTheScaleOfItsSchemaParameters() {
+        // connect.parameters (l. 2144) are set after Decimal.builder(scale), so {"scale": "3"} overwrites the scale,
+        // and TO_CONNECT_LOGICAL_CONVERTERS' Decimal.toLogical takes the value's scale from the schema: 3.
+        check("{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":9,\"scale\":2,"
+                + "\"connect.parameters\":{\"scale\":\"3\"}}", "\"\\u0004\\u00d2\"",
+                Decimal.builder(3).parameter("connect.decimal.precision", "9").build(), new BigDecimal("1.234"));
+        // Text there fails the value, as Decimal.toLogical's Integer.parseInt does.
+        DataException e = assertThrows(DataException.class, () -> read("{\"type\":\"bytes\",\"logicalType\":"
+                + "\"decimal\",\"precision\":9,\"scale\":2,\"connect.parameters\":{\"scale\":\"x\"}}", "\"\\u0001\""));
+        assertTrue(e.getMessage().contains("the parameter scale of a Decimal or fixed schema is not a number"),
+                e.getMessage());
+    }
+
+    @Test
     void dateTimeMillisTimestampMillis() {
         // AvroData.toConnectSchema case INT (date → Date, time-millis → Time) and case LONG (timestamp-millis →
         // Timestamp); toConnectData's TO_CONNECT_LOGICAL_CONVERTERS Date/Time/Timestamp.toLogical.
