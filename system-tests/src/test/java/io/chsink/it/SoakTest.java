@@ -354,6 +354,7 @@ class SoakTest {
         return switch (name) {
             case "heap after GC (bytes)" -> Math.max(32L << 20, 0.3 * median);
             case "threads" -> 8;
+            case "Connect start/stop threads" -> 8; // a fixed pool of 8: bounded whatever the run's length
             case "open files" -> 24;
             case "HTTP connections to ClickHouse" -> 8; // the pools reach their working size in the first minutes
             case "connector MBeans" -> 1;
@@ -426,7 +427,9 @@ class SoakTest {
             Map<String, Double> v = new LinkedHashMap<>();
             memory.gc();
             v.put("heap after GC (bytes)", (double) memory.getHeapMemoryUsage().getUsed());
-            v.put("threads", (double) threads());
+            int[] threads = threads();
+            v.put("threads", (double) threads[0]);
+            v.put("Connect start/stop threads", (double) threads[1]);
             Set<Long> sockets = new HashSet<>();
             v.put("open files", (double) openFiles(sockets));
             v.put("HTTP connections to ClickHouse", (double) connections(sockets));
@@ -444,13 +447,30 @@ class SoakTest {
             return v;
         }
 
-        private int threads() throws java.io.IOException {
-            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-                if (line.startsWith("Threads:")) {
-                    return Integer.parseInt(line.substring(8).trim());
+        /**
+         * The worker's threads (by /proc/PID/task), apart from Kafka Connect's own StartAndStopExecutor threads, and
+         * those: DistributedHerder starts them one by one as rebalances need them, up to its fixed pool of 8
+         * (START_STOP_THREAD_POOL_SIZE), so they grow at the first rebalances and then stay.
+         */
+        private int[] threads() throws java.io.IOException {
+            int other = 0;
+            int startStop = 0;
+            try (var tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+                for (Path t : tasks) {
+                    String name;
+                    try {
+                        name = Files.readString(t.resolve("comm")).trim();
+                    } catch (java.io.IOException e) {
+                        continue; // ended meanwhile
+                    }
+                    if (name.startsWith("StartAndStopExe")) { // the kernel keeps 15 characters of the name
+                        startStop++;
+                    } else {
+                        other++;
+                    }
                 }
             }
-            throw new IllegalStateException("no Threads line for " + pid);
+            return new int[] {other, startStop};
         }
 
         /** The open file descriptors; adds the inodes of those that are sockets to {@code sockets}. */
