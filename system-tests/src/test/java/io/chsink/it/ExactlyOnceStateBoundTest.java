@@ -9,11 +9,8 @@ import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.kafka.EventProducer;
 import io.chsink.it.stack.ClickHouseServer;
 import io.chsink.it.stack.RowWatcher;
-import io.chsink.it.stack.Stack;
-import io.chsink.it.stack.ZooKeeperNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +24,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,31 +48,18 @@ class ExactlyOnceStateBoundTest {
     private static final int PRUNE_AFTER = 64;
     /** Blocks a partition records between two offset commits here (one insert per table in flight, commits after each). */
     private static final int BETWEEN_COMMITS = 16;
-    private static ZooKeeperNode zookeeper;
+    private static KeeperClickHouse stand;
     private static ClickHouseServer keeper;
 
     @BeforeAll
-    static void startKeeperAndClickHouse() {
-        Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
-                && System.getenv("CHSINK_CONNECT_URL") == null, "needs a local ClickHouse with a Keeper");
-        Stack.shared();
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
-                "state-bound");
-        zookeeper = new ZooKeeperNode().start(dir.resolve("zookeeper"));
-        keeper = ClickHouseServer.builder(dir.resolve("clickhouse")).zookeeper(zookeeper).start();
+    static void start() {
+        stand = KeeperClickHouse.start("state-bound", "needs a local ClickHouse with a Keeper");
+        keeper = stand.clickhouse;
     }
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {keeper, zookeeper}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                System.err.println("ExactlyOnceStateBoundTest: cannot stop " + c + ": " + e);
-            }
-        }
+        KeeperClickHouse.stopQuietly(stand, "ExactlyOnceStateBoundTest");
     }
 
     @Test

@@ -9,8 +9,6 @@ import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.EventProducer;
 import io.chsink.it.stack.ClickHouseServer;
 import io.chsink.it.stack.ConnectWorker;
-import io.chsink.it.stack.Stack;
-import io.chsink.it.stack.ZooKeeperNode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
@@ -35,7 +33,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -62,31 +59,18 @@ class SoakTest {
     private static final Duration SAMPLE_EVERY = Duration.ofSeconds(5);
     /** Samples this soon after a fault (or a worker start) are not used for the slopes: the worker is recovering. */
     private static final Duration SETTLE = Duration.ofSeconds(15);
-    private static ZooKeeperNode zookeeper;
+    private static KeeperClickHouse stand;
     private static ClickHouseServer keeper;
 
     @BeforeAll
     static void start() {
-        Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
-                && System.getenv("CHSINK_CONNECT_URL") == null, "kills the local worker and ClickHouse");
-        Stack.shared();
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
-                "soak");
-        zookeeper = new ZooKeeperNode().start(dir.resolve("zookeeper"));
-        keeper = ClickHouseServer.builder(dir.resolve("clickhouse")).zookeeper(zookeeper).start();
+        stand = KeeperClickHouse.start("soak", "kills the local worker and ClickHouse");
+        keeper = stand.clickhouse;
     }
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {keeper, zookeeper}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                System.err.println("SoakTest: cannot stop " + c + ": " + e);
-            }
-        }
+        KeeperClickHouse.stopQuietly(stand, "SoakTest");
     }
 
     enum Fault { WORKER_KILL, CLICKHOUSE_RESTART, REBALANCE }
