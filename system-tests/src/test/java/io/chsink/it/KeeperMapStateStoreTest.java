@@ -253,6 +253,79 @@ class KeeperMapStateStoreTest {
         }
     }
 
+    /** max_block_size of the server of the reset test: a DELETE on a KeeperMap reads its matches in blocks of it. */
+    private static final int BLOCK = 1_000;
+    /** Recorded blocks before that reset: more than a block of them. */
+    private static final int RECORDED = 3 * BLOCK;
+
+    /**
+     * A reset through Connect's REST API deletes every recorded block of the partition, also when there are more than
+     * one DELETE removes on a server before ClickHouse's fix #112777 (a KeeperMap DELETE left the matched rows beyond
+     * its first block of max_block_size rows, 65,409 by default, and reported success); an unpruned state of an
+     * earlier connector version could hold that many. A third server, on the same ZooKeeper, reads in blocks of
+     * {@value #BLOCK} rows (its profile), so that a few thousand rows show it without a Keeper request over
+     * ZooKeeper's 1 MB limit. The test first measures what one DELETE does on this server (a probe table), then
+     * fills the state with more recorded blocks than a block and resets.
+     */
+    @Test
+    void aResetDeletesMoreRecordedBlocksThanOneKeeperMapDeleteRemoves() throws Exception {
+        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")
+                + "/chsink-stack"), "keeper");
+        try (ClickHouseServer c = ClickHouseServer.builder(dir.resolve("clickhouse-c")).zookeeper(zookeeper)
+                .profileSetting("max_block_size", String.valueOf(BLOCK)).start()) {
+            SinkHarness h = new SinkHarness(c);
+            String probe = SinkHarness.unique("km_delete_probe");
+            c.exec("CREATE TABLE `" + probe + "` (key UInt64, v String) ENGINE = KeeperMap('/chsink_probe/" + probe
+                    + "') PRIMARY KEY key");
+            c.exec("INSERT INTO `" + probe + "` SELECT number, 'x' FROM numbers(" + RECORDED + ")");
+            assertEquals(RECORDED, h.scalar("SELECT count() FROM `" + probe + "`"));
+            c.exec("DELETE FROM `" + probe + "` WHERE 1");
+            long leftByOneDelete = h.scalar("SELECT count() FROM `" + probe + "`");
+            c.exec("DROP TABLE `" + probe + "` SYNC");
+
+            String topic = SinkHarness.unique("km_reset");
+            String connector = SinkHarness.unique("km_sink");
+            Set<TopicPartition> partitions = createTopicAndTable(h, topic, c);
+            FaultInjector injector = new FaultInjector(h, connector, 1, List.of(topic), partitions, STATE_TABLE, 73,
+                    Duration.ofSeconds(10));
+            try {
+                new EventProducer(h.stack.kafka().bootstrapServers()).produce(topic, 2, new EventGenerator(73), 2_000,
+                        true, null);
+                h.createConnector(connector, EXAMPLE, SinkHarness.overrides(topic, 1));
+                h.awaitRows(topic, 2_000, connector);
+                injector.awaitCommittedToEnd(Duration.ofMinutes(2));
+                h.rest().stopConnector(connector, Duration.ofSeconds(60));
+                // recorded blocks of partition 0 beyond anything consumed, as an unpruned state would hold them
+                c.exec("INSERT INTO `" + STATE_TABLE + "` SELECT concat('" + connector + "/" + topic + "/0/', "
+                        + "toString(1000000000 + number * 10)), '" + connector + "', '" + topic + "', 0, "
+                        + "1000000000 + number * 10, 1000000000 + number * 10 + 9, 'default', '" + topic + "', 10, 0, "
+                        + "concat('t', toString(number)), 1 FROM numbers(" + RECORDED + ")");
+                String blocks = "SELECT count() FROM `" + STATE_TABLE + "` WHERE connector = '" + connector
+                        + "' AND first_offset >= 0";
+                assertTrue(h.scalar(blocks) >= RECORDED, "the state holds the blocks before the reset");
+                Path log = h.stack.connect().logFile();
+                long mark = Files.size(log);
+
+                h.rest().resetOffsets(connector);
+
+                assertEquals(0, h.scalar(blocks), "every recorded block is gone after the reset");
+                byte[] all = Files.readAllBytes(log);
+                String since = new String(all, (int) Math.min(mark, all.length), all.length - (int) Math.min(mark,
+                        all.length), java.nio.charset.StandardCharsets.UTF_8);
+                boolean repeated = since.contains("DELETE statements to remove the rows of one");
+                if (leftByOneDelete > 0) {
+                    assertTrue(repeated, "this server's KeeperMap DELETE left " + leftByOneDelete + " of " + RECORDED
+                            + " rows, so the reset had to delete again, and says so in the log");
+                }
+                System.out.printf("KeeperMapStateStoreTest (reset): one DELETE of %d KeeperMap rows (blocks of %d) "
+                        + "left %d on this server; the reset of %d recorded blocks left none (repeated DELETE "
+                        + "logged: %s)%n", RECORDED, BLOCK, leftByOneDelete, RECORDED, repeated);
+            } finally {
+                h.deleteQuietly(connector);
+            }
+        }
+    }
+
     /**
      * Asserts that for every partition with recorded blocks beyond its committed offset, the first load after
      * {@code lines} began said it found exactly those blocks; returns how many rebuilds were sealed.

@@ -265,9 +265,45 @@ public final class StateStore implements RecordedBlocks {
         p.put("connector", connector);
         p.put("keys", keys(below.keySet()));
         p.put("bounds", bounds.toString());
-        run(client, "DELETE FROM " + table.quoted() + " WHERE connector = {connector:String} AND first_offset >= 0 "
+        deleteAll(" WHERE connector = {connector:String} AND first_offset >= 0 "
                 + "AND last_offset < mapFromArrays(splitByChar(',', {keys:String}), arrayMap(x -> toInt64(x), "
                 + "splitByChar(',', {bounds:String})))[concat(topic, '/', toString(partition))]", p);
+    }
+
+    /**
+     * {@code DELETE FROM table <where>}; on a KeeperMap, repeated until no row matches. From 23.3 until ClickHouse's
+     * fix #112777 (2026), a DELETE on a KeeperMap removed only the first block of matched rows (65,409 by default)
+     * and reported success; after a reset, a block left behind would be rebuilt with its old token instead of its
+     * records being inserted again. Each round deletes at least a block, so this ends; a round that deletes nothing
+     * (rows matching but staying) throws. Returns the DELETE statements run.
+     */
+    int deleteAll(String where, Map<String, Object> p) {
+        int rounds = 0;
+        long before = Long.MAX_VALUE;
+        while (true) {
+            run(client, "DELETE FROM " + table.quoted() + where, p);
+            rounds++;
+            if (!keeperMap) {
+                return rounds;
+            }
+            List<GenericRecord> left = client.queryAll("SELECT count() AS n FROM " + table.quoted() + where, p,
+                    readSettings());
+            long n = left.isEmpty() ? 0 : left.get(0).getLong("n");
+            if (n == 0) {
+                if (rounds > 1) {
+                    LOG.info("Exactly-once state table {}: {} DELETE statements to remove the rows of one (the "
+                            + "server's KeeperMap deletes at most one block of rows per DELETE: ClickHouse before "
+                            + "#112777)", table.quoted(), rounds);
+                }
+                return rounds;
+            }
+            if (n >= before) {
+                throw new IllegalStateException("Exactly-once state table " + table.quoted() + ": " + n + " rows still "
+                        + "match after " + rounds + " DELETE statements (" + before + " before the last); the "
+                        + "state table cannot be cleaned");
+            }
+            before = n;
+        }
     }
 
     /** What {@link #reset} did to one partition. */
@@ -321,7 +357,7 @@ public final class StateStore implements RecordedBlocks {
             write(tp, MARKER_OFFSET, MARKER_OFFSET, "", "", 0, epoch, MARKER_TOKEN, true);
             out.put(tp, new Reset(f[0], f[1], epoch));
         }
-        run(client, "DELETE FROM " + table.quoted() + which + " AND first_offset != " + MARKER_OFFSET, p);
+        deleteAll(which + " AND first_offset != " + MARKER_OFFSET, p);
         return out;
     }
 

@@ -92,6 +92,7 @@ public final class ClickHouseServer implements AutoCloseable {
         private String zookeeper;
         private boolean queryLog = Boolean.getBoolean(QUERY_LOG_PROPERTY);
         private final Map<String, List<ClickHouseServer>> clusters = new LinkedHashMap<>();
+        private final Map<String, String> profileSettings = new LinkedHashMap<>();
 
         private Builder(Path workDir) {
             this.workDir = workDir.toAbsolutePath();
@@ -123,6 +124,15 @@ public final class ClickHouseServer implements AutoCloseable {
         public Builder withRestrictedUser(String name, String password, String... grants) {
             withUser(name, password);
             this.grants.put(name, List.of(grants));
+            return this;
+        }
+
+        /** A setting of the default profile (every user's, so every query's unless it sets its own), e.g. max_block_size. */
+        public Builder profileSetting(String name, String value) {
+            if (!name.matches("[a-z_][a-z0-9_]*")) {
+                throw new IllegalArgumentException("setting name must be a plain identifier: " + name);
+            }
+            profileSettings.put(name, value);
             return this;
         }
 
@@ -433,7 +443,11 @@ public final class ClickHouseServer implements AutoCloseable {
             users.append("</").append(name).append(">\n");
         });
         Path usersFile = embedded.workDir.resolve("clickhouse-users.xml");
-        Files.writeString(usersFile, "<clickhouse>\n  <profiles><default/></profiles>\n  <quotas><default/></quotas>\n"
+        StringBuilder profile = new StringBuilder();
+        embedded.profileSettings.forEach((name, value) -> profile.append('<').append(name).append('>')
+                .append(xmlEscape(value)).append("</").append(name).append('>'));
+        Files.writeString(usersFile, "<clickhouse>\n  <profiles><default>" + profile + "</default></profiles>\n"
+                + "  <quotas><default/></quotas>\n"
                 + "  <users>\n" + users + "  </users>\n</clickhouse>\n");
         StringBuilder remote = new StringBuilder();
         embedded.clusters.forEach((name, others) -> {

@@ -103,9 +103,13 @@ final class CdcPath {
     private final Map<String, String> oursProps;
     private Path profileDir;
 
+    /** --cdc-granularity: the index_granularity of both paths' tables, 0 for the server's default. */
+    private final int granularity;
+
     CdcPath(Stack stack, String db, String prefix, int tables, long events, long seed, int tasks, boolean keepTables,
-            Map<String, String> oursProps) {
+            Map<String, String> oursProps, int granularity) {
         this.oursProps = oursProps;
+        this.granularity = granularity;
         this.stack = stack;
         this.db = db;
         this.prefix = prefix;
@@ -217,8 +221,10 @@ final class CdcPath {
     private SinkBenchReport.Path path(String id, String what, ChangeStream.Counts counts, Measured m, Produced produced,
             boolean cdc) {
         SinkBenchReport.Path p = new SinkBenchReport.Path(id, what + ", " + tables + " tables x 2 partitions, tasks.max="
-                + tasks, counts.records(), m.nanos() / 1e9, "worker", m.workerCpu(), m.serverCpu());
+                + tasks + (granularity > 0 ? ", index_granularity " + granularity : ""), counts.records(), m.nanos() / 1e9,
+                "worker", m.workerCpu(), m.serverCpu());
         p.details.put("tables", tables);
+        p.details.put("indexGranularity", granularity);
         p.details.put("changeEvents", counts.events);
         p.details.put("tombstones", counts.tombstones);
         p.details.put("records", counts.records());
@@ -349,8 +355,13 @@ final class CdcPath {
         deleted = EventsTable.quote(example.getOrDefault("cdc.deleted.column", "_is_deleted"));
         http().exec("DROP TABLE IF EXISTS " + q(name) + " SYNC");
         http().exec("CREATE TABLE " + q(name) + " (" + columns(false) + version + " UInt64, " + deleted + " UInt8)"
-                + " ENGINE = ReplacingMergeTree(" + version + ", " + deleted + ") ORDER BY `id`");
+                + " ENGINE = ReplacingMergeTree(" + version + ", " + deleted + ") ORDER BY `id`" + tableSettings());
         return name;
+    }
+
+    /** The SETTINGS clause of both paths' tables: --cdc-granularity, or none. */
+    private String tableSettings() {
+        return granularity > 0 ? " SETTINGS index_granularity = " + granularity : "";
     }
 
     /** The deleted column of the CDC tables, quoted. */
@@ -360,7 +371,7 @@ final class CdcPath {
         http().exec("DROP TABLE IF EXISTS " + q(name) + " SYNC");
         String cols = columns(true);
         http().exec("CREATE TABLE " + q(name) + " (" + cols.substring(0, cols.length() - 2) + ")"
-                + " ENGINE = MergeTree ORDER BY `id`");
+                + " ENGINE = MergeTree ORDER BY `id`" + tableSettings());
         return name;
     }
 

@@ -42,7 +42,7 @@ public final class SinkBench {
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
-            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats, boolean exactlyOnce,
+            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats, int cdcGranularity, boolean exactlyOnce,
             String args) {
 
         static String usage() {
@@ -52,7 +52,7 @@ public final class SinkBench {
                     + " [--tables 1,10,50,200] [--many-rows N] [--official-plugin DIR|none] [--rounds R]"
                     + " [--ours-props key=value,...]"
                     + " [--worker-jvm-opts -Xmx1g,-XX:...]"
-                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] (M, V: --paths ...M, ...V)"
+                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] [--cdc-granularity N] (M, V: --paths ...M, ...V)"
                     + " [--exactly-once] (B: also JSON with schemas under delivery.guarantee=exactly_once, as Bx)";
         }
 
@@ -81,6 +81,7 @@ public final class SinkBench {
             long cdcRows = 1_000_000;
             int cdcTables = 4;
             String cdcFormats = "json,avro";
+            int cdcGranularity = 0;
             boolean exactlyOnce = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -121,6 +122,7 @@ public final class SinkBench {
                     case "--cdc-rows" -> cdcRows = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
                     case "--cdc-tables" -> cdcTables = Integer.parseInt(args[++i]);
                     case "--cdc-formats" -> cdcFormats = args[++i];
+                    case "--cdc-granularity" -> cdcGranularity = Integer.parseInt(args[++i].replace("_", "").replace(",", ""));
                     case "--exactly-once" -> exactlyOnce = true;
                     case "" -> { }
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
@@ -143,14 +145,15 @@ public final class SinkBench {
             if (official != null && !Files.isDirectory(official)) {
                 official = null; // not built: the many-tables path runs this connector alone
             }
-            if (cdcRows < 100 || cdcTables < 1 || !cdcFormats.matches("(json|avro)(,(json|avro))?")) {
-                throw new IllegalArgumentException("need --cdc-rows >= 100, --cdc-tables >= 1 and --cdc-formats of"
-                        + " json,avro");
+            if (cdcRows < 100 || cdcTables < 1 || cdcGranularity < 0 || !cdcFormats.matches("(json|avro)(,(json|avro))?")) {
+                throw new IllegalArgumentException("need --cdc-rows >= 100, --cdc-tables >= 1, --cdc-granularity >= 0"
+                        + " and --cdc-formats of json,avro");
             }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
                     formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
-                    tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats, exactlyOnce,
+                    tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats, cdcGranularity,
+                    exactlyOnce,
                     shown(args));
         }
 
@@ -580,7 +583,7 @@ public final class SinkBench {
             throw new IllegalStateException("path V needs Kafka and Connect: no stack given");
         }
         CdcPath v = new CdcPath(stack, DB, o.prefix(), o.cdcTables(), o.cdcRows(), o.seed(), o.tasks(), o.keepTables(),
-                o.oursProps());
+                o.oursProps(), o.cdcGranularity());
         if (o.profile()) {
             v.profileTo(o.workDir());
         }
