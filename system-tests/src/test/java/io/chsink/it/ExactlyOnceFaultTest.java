@@ -173,9 +173,73 @@ class ExactlyOnceFaultTest {
         }
 
         synchronized void produce(long perTopic) {
+            segments.add(new long[] {perTopic, 0}); // EventProducer: round robin from partition 0 in each call
             for (int i = 0; i < 2; i++) {
                 producer.produce(topics[i], 2, generators[i], perTopic, true, null);
             }
+        }
+
+        /**
+         * The events of the direct load missing from the table, as runs of partition/offset (the generator is run again
+         * and its events matched by value), for finding the blocks they were in from the worker's log.
+         */
+        String missingOffsets(String reference, String table, long seed, long count) {
+            Set<String> keys = new HashSet<>(java.util.Arrays.asList(h.ch().query("SELECT concat(toString(user_id), "
+                    + "'|', event_type, '|', url, '|', toString(duration_ms), '|', toString(toUnixTimestamp(event_time)))"
+                    + " FROM (SELECT * FROM `" + reference + "` EXCEPT SELECT * FROM `" + table + "`) LIMIT 100000 "
+                    + "FORMAT TSV").split("\n")));
+            java.util.TreeMap<Integer, java.util.TreeSet<Long>> at = new java.util.TreeMap<>();
+            EventGenerator g = new EventGenerator(seed);
+            for (long j = 0; j < count; j++) {
+                io.chsink.it.events.Event e = g.next();
+                if (keys.contains(e.userId() + "|" + e.eventType() + "|" + e.url() + "|" + e.durationMs() + "|"
+                        + e.eventTime())) {
+                    long[] po = whereIs(j);
+                    at.computeIfAbsent((int) po[0], k -> new java.util.TreeSet<>()).add(po[1]);
+                }
+            }
+            StringBuilder out = new StringBuilder(keys.size() + " rows:");
+            at.forEach((partition, offsets) -> {
+                List<String> runs = new ArrayList<>();
+                long from = -1;
+                long to = -2;
+                for (long o : offsets) {
+                    if (o != to + 1) {
+                        if (from >= 0) {
+                            runs.add(from == to ? String.valueOf(from) : from + ".." + to);
+                        }
+                        from = o;
+                    }
+                    to = o;
+                }
+                runs.add(from == to ? String.valueOf(from) : from + ".." + to);
+                out.append(String.format(" partition %d: %d offsets in %d runs %s;", partition, offsets.size(), runs.size(),
+                        runs.size() > 30 ? runs.subList(0, 30) + "..." : runs));
+            });
+            return out.toString();
+        }
+
+        /** Each production's events per topic and the partition of its first event, in order (both topics alike). */
+        private final List<long[]> segments = new ArrayList<>();
+
+        /** Where event {@code index} of a topic's generator went: {partition, offset} as produced (a re-sent record moves). */
+        long[] whereIs(long index) {
+            long base = 0;
+            long[] next = new long[2];
+            for (long[] seg : segments) {
+                long n = seg[0];
+                int first = (int) seg[1];
+                if (index < base + n) {
+                    long k = index - base;
+                    int p = (int) ((first + k) % 2);
+                    long before = p == first ? (k + 1) / 2 : k / 2;
+                    return new long[] {p, next[p] + before};
+                }
+                next[first] += (n + 1) / 2;
+                next[1 - first] += n / 2;
+                base += n;
+            }
+            return new long[] {-1, index};
         }
 
         /**
@@ -219,6 +283,7 @@ class ExactlyOnceFaultTest {
         /** {@code n} events to each topic, partitions taking turns, through one long-lived producer. */
         private synchronized void send(long n) {
             producer();
+            segments.add(new long[] {n, trickled % 2});
             for (long k = 0; k < n; k++) {
                 int partition = (int) (trickled++ % 2);
                 for (int i = 0; i < 2; i++) {
@@ -329,8 +394,8 @@ class ExactlyOnceFaultTest {
                     System.out.printf("%s: count()=%d uniqExact(*)=%d produced=%d missing=%d unexpected=%d%n  table:  %s%n"
                             + "  direct: %s%n", t, count, distinct, perTopic, missing, extraRows, actual, direct);
                     if (missing > 0) {
-                        System.out.println(t + ": some rows of the direct load missing from the table:\n" + h.ch().query(
-                                "SELECT * FROM `" + reference + "` EXCEPT SELECT * FROM `" + t + "` LIMIT 5 FORMAT TSV"));
+                        System.out.println(t + ": rows of the direct load missing from the table, by partition/offset "
+                                + "as produced: " + missingOffsets(reference, t, generators[i].seed(), perTopic));
                     }
                     assertEquals(perTopic, count, t + ": count() after " + hits);
                     assertEquals(count, distinct, t + ": uniqExact(*)");
