@@ -198,7 +198,11 @@ class ExactlyOnceFaultTest {
                     at.computeIfAbsent((int) po[0], k -> new java.util.TreeSet<>()).add(po[1]);
                 }
             }
-            StringBuilder out = new StringBuilder(keys.size() + " rows:");
+            StringBuilder out = new StringBuilder(keys.size() + " rows (by month: " + h.ch().query("SELECT "
+                    + "arrayStringConcat(groupArray(concat(toString(m), ' ', toString(n))), ', ') FROM (SELECT "
+                    + "toYYYYMM(event_time) AS m, count() AS n FROM (SELECT * FROM `" + reference + "` EXCEPT SELECT * "
+                    + "FROM `" + table + "`) GROUP BY m ORDER BY m) FORMAT TSV").trim() + "; a whole month of one block "
+                    + "in flight at a ClickHouse kill is the crash window of docs/exactly-once.md Limits):");
             at.forEach((partition, offsets) -> {
                 List<String> runs = new ArrayList<>();
                 long from = -1;
