@@ -49,13 +49,15 @@ class KeeperMapStateStoreTest {
     private static ZooKeeperNode zookeeper;
     private static ClickHouseServer a;
     private static ClickHouseServer b;
+    /** The work dir of this class's ZooKeeper and ClickHouses. */
+    private static Path dir;
 
     @BeforeAll
     static void startKeeperAndTwoClickHouses() {
         Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
                 && System.getenv("CHSINK_CONNECT_URL") == null, "kills the local worker; needs local ClickHouses");
         Stack.shared(); // Kafka and the Connect worker (its ClickHouse stays the Keeper-less one)
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
+        dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
                 "keeper");
         zookeeper = new ZooKeeperNode().start(dir.resolve("zookeeper"));
         a = ClickHouseServer.builder(dir.resolve("clickhouse-a")).zookeeper(zookeeper).start();
@@ -269,8 +271,6 @@ class KeeperMapStateStoreTest {
      */
     @Test
     void aResetDeletesMoreRecordedBlocksThanOneKeeperMapDeleteRemoves() throws Exception {
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir")
-                + "/chsink-stack"), "keeper");
         try (ClickHouseServer c = ClickHouseServer.builder(dir.resolve("clickhouse-c")).zookeeper(zookeeper)
                 .profileSetting("max_block_size", String.valueOf(BLOCK)).start()) {
             SinkHarness h = new SinkHarness(c);
@@ -309,10 +309,8 @@ class KeeperMapStateStoreTest {
                 h.rest().resetOffsets(connector);
 
                 assertEquals(0, h.scalar(blocks), "every recorded block is gone after the reset");
-                byte[] all = Files.readAllBytes(log);
-                String since = new String(all, (int) Math.min(mark, all.length), all.length - (int) Math.min(mark,
-                        all.length), java.nio.charset.StandardCharsets.UTF_8);
-                boolean repeated = since.contains("DELETE statements to remove the rows of one");
+                boolean repeated = WorkerLog.linesSince(log, mark).stream()
+                        .anyMatch(l -> l.contains("DELETE statements to remove the rows of one"));
                 if (leftByOneDelete > 0) {
                     assertTrue(repeated, "this server's KeeperMap DELETE left " + leftByOneDelete + " of " + RECORDED
                             + " rows, so the reset had to delete again, and says so in the log");

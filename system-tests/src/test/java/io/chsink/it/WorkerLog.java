@@ -90,11 +90,16 @@ final class WorkerLog {
     /** The lines of a connector's tasks in {@code file} from byte offset {@code from} on (a finished read, not polled). */
     static List<String> taskLines(Path file, long from, String connector) throws IOException {
         String tag = "[" + connector + "|task-";
+        return linesSince(file, from).stream().filter(l -> l.contains(tag)).toList();
+    }
+
+    /** Every line of {@code file} from byte offset {@code from} on (a finished read, not polled). */
+    static List<String> linesSince(Path file, long from) throws IOException {
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
             byte[] bytes = new byte[(int) Math.max(0, in.length() - from)];
             in.seek(from);
             in.readFully(bytes);
-            return new String(bytes, StandardCharsets.UTF_8).lines().filter(l -> l.contains(tag)).toList();
+            return new String(bytes, StandardCharsets.UTF_8).lines().toList();
         }
     }
 
