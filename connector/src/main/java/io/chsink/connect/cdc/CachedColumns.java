@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.mapping.StructFill;
 import io.chsink.connect.mapping.StructValues;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
@@ -57,11 +58,12 @@ final class CachedColumns {
             Struct s = (Struct) row;
             Schema compact = schemas.computeIfAbsent(table, t -> new IdentityHashMap<>())
                     .computeIfAbsent(s.schema(), full -> compactSchema(full, learned, keyed(table, key)));
-            Struct out = new Struct(compact);
-            for (Field f : compact.fields()) {
-                out.put(f, StructValues.get(s, f.name()));
+            List<Field> fields = compact.fields();
+            Object[] values = new Object[fields.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = StructValues.get(s, fields.get(i).name()); // the row's value under the same field schema
             }
-            return out;
+            return StructFill.of(compact, values);
         }
         if (row instanceof Map) {
             List<String> keyed = keyed(table, key);

@@ -84,9 +84,17 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final List<SinkRecord> waiting = new ArrayList<>();
     private Map<TableId, Need> waitingNeeds = new HashMap<>();
     private List<SinkRecord> waitingWhole = new ArrayList<>();
-    /** The keys of waitingWhole's first waitingBroughtUpTo records, by table. */
-    private Map<TableId, Set<RowKey>> waitingBrought = new HashMap<>();
+    /** The keys of waitingWhole's first waitingBroughtUpTo records, by table, each with its first index there. */
+    private Map<TableId, Map<RowKey, Integer>> waitingBrought = new HashMap<>();
     private int waitingBroughtUpTo;
+    /**
+     * The keys the cache answered for when their records were looked at: this prepare's, and those of the records
+     * let wait. Blocks inserted while polls wait put rows into the cache and push the least recently used out, so
+     * before the read the waiting records' ones are looked up again: a key gone from the cache is read with the
+     * others, not alone when its record becomes a row.
+     */
+    private List<CachedNeed> seenCached = new ArrayList<>();
+    private List<CachedNeed> waitingCached = new ArrayList<>();
     private long hits;
 
     /**
@@ -160,10 +168,32 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     // ---------------------------------------------------------------- the batch: what needs a current row
 
+    /** A key whose current row the cache held when its record was looked at, and what the record needs of it. */
+    private static final class CachedNeed {
+        final TableId table;
+        final RowKey key;
+        final String topic;
+        final int partition;
+        final List<String> columns;
+        /** How many whole records of the batch came before its record. */
+        final int after;
+
+        CachedNeed(TableId table, RowKey key, String topic, int partition, List<String> columns, int after) {
+            this.table = table;
+            this.key = key;
+            this.topic = topic;
+            this.partition = partition;
+            this.columns = columns;
+            this.after = after;
+        }
+    }
+
     /** One table's keys whose current row this batch needs, and the columns it needs of them. */
     private static final class Need {
         List<String> keyColumns;
         final Set<RowKey> keys = new LinkedHashSet<>();
+        /** Per key, how many whole records of the batch came before the first record that needs it. */
+        final Map<RowKey, Integer> after = new HashMap<>();
         final Set<String> columns = new LinkedHashSet<>();
     }
 
@@ -179,9 +209,11 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         Map<TableId, Need> needs;
         List<SinkRecord> whole;
         java.util.Iterator<SinkRecord> it = records.iterator();
+        List<CachedNeed> recheck = List.of();
         if (startsWithWaiting(it)) {
             needs = waitingNeeds; // the records held: looked at already
             whole = waitingWhole;
+            recheck = waitingCached;
         } else {
             events.clear();
             needs = new HashMap<>();
@@ -190,6 +222,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             forgetWaiting();
         }
         waiting.clear();
+        seenCached = new ArrayList<>();
         String lastTopic = null;
         TableId table = null;
         while (it.hasNext()) {
@@ -201,7 +234,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             TableLayout layout = layouts.get(table);
             if (r.value() == null) {
                 if (tombstones.equals("delete") && layout != null) {
-                    need(needs, table, r, layout.keyedBeyond(keyFieldsOrEmpty(r.key())));
+                    need(needs, table, r, layout.keyedBeyond(keyFieldsOrEmpty(r.key())), whole.size());
                 }
                 continue;
             }
@@ -221,52 +254,47 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             if (e.kind == ChangeEvent.Kind.UPSERT) {
                 List<String> toast = placeholderFields(e);
                 if (!toast.isEmpty()) {
-                    need(needs, table, r, toast);
+                    need(needs, table, r, toast, whole.size());
                 } else {
                     whole.add(r);
                 }
             } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
                 List<String> beyond = layout.keyedBeyond(keyFieldsOrEmpty(r.key()));
                 if (!beyond.isEmpty()) {
-                    need(needs, table, r, beyond);
+                    need(needs, table, r, beyond, whole.size());
                 }
                 whole.add(r); // the tombstone after it (same batch, mostly) finds this delete pending
             }
         }
-        if (needs.isEmpty()) {
-            forgetWaiting();
-            return true;
+        Map<TableId, List<RowKey>> unknowns = needs.isEmpty() ? Map.of() : unknowns(needs, whole);
+        if (mayWait && !unknowns.isEmpty()) {
+            waiting.addAll(records);
+            waitingNeeds = needs;
+            waitingWhole = whole;
+            if (!seenCached.isEmpty()) {
+                List<CachedNeed> all = new ArrayList<>(recheck.size() + seenCached.size());
+                all.addAll(recheck);
+                all.addAll(seenCached);
+                waitingCached = all;
+            } else {
+                waitingCached = recheck;
+            }
+            return false;
         }
-        // A key whose whole row or delete this batch brings (mostly just before the change that needs it) will be
-        // pending by then: no read for it. Should that record turn out a bad record, toRow reads the key alone.
-        // (Of every table: the records let wait keep their keys for the batch they come again with.)
-        Map<TableId, Set<RowKey>> brought = waitingBrought;
-        for (int i = waitingBroughtUpTo; i < whole.size(); i++) {
-            SinkRecord r = whole.get(i);
-            RowKey k = RowKey.of(r.key(), null);
-            if (k != null) {
-                brought.computeIfAbsent(router.tableFor(r.topic()), x -> new HashSet<>()).add(k);
+        // Going on now: a key the cache answered for when a held record was looked at may have left it since.
+        boolean gone = false;
+        for (CachedNeed c : recheck) {
+            if (recent.find(c.table, c.key, c.topic, c.partition, c.columns) == null) {
+                addNeed(needs, c.table, c.key, c.columns, c.after);
+                gone = true;
             }
         }
-        Map<TableId, List<RowKey>> unknowns = new HashMap<>();
-        for (Map.Entry<TableId, Need> n : needs.entrySet()) {
-            Set<RowKey> b = brought.getOrDefault(n.getKey(), Set.of());
-            for (RowKey k : n.getValue().keys) {
-                if (!pending.has(n.getKey(), k) && !b.contains(k)) {
-                    unknowns.computeIfAbsent(n.getKey(), t -> new ArrayList<>()).add(k);
-                }
-            }
+        if (gone) {
+            unknowns = unknowns(needs, whole);
         }
         if (unknowns.isEmpty()) {
             forgetWaiting();
             return true;
-        }
-        if (mayWait) {
-            waiting.addAll(records);
-            waitingNeeds = needs;
-            waitingWhole = whole;
-            waitingBroughtUpTo = whole.size();
-            return false;
         }
         for (Map.Entry<TableId, Need> n : needs.entrySet()) {
             Need need = n.getValue();
@@ -286,11 +314,42 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return true;
     }
 
+    /**
+     * The needed keys that are neither pending nor brought by a whole row or delete of the batch before the first
+     * change that needs them (mostly just before): those are pending by the time that change becomes a row. One
+     * brought only after it is read with the others, not alone then. (Should the record bringing a key turn out a bad
+     * record, toRow reads the key alone.) The keys of the records let wait are kept for the batch they come again with.
+     */
+    private Map<TableId, List<RowKey>> unknowns(Map<TableId, Need> needs, List<SinkRecord> whole) {
+        Map<TableId, Map<RowKey, Integer>> brought = waitingBrought;
+        for (int i = waitingBroughtUpTo; i < whole.size(); i++) {
+            SinkRecord r = whole.get(i);
+            RowKey k = RowKey.of(r.key(), null);
+            if (k != null) {
+                brought.computeIfAbsent(router.tableFor(r.topic()), x -> new HashMap<>()).putIfAbsent(k, i);
+            }
+        }
+        waitingBroughtUpTo = whole.size();
+        Map<TableId, List<RowKey>> unknowns = new HashMap<>();
+        for (Map.Entry<TableId, Need> n : needs.entrySet()) {
+            Map<RowKey, Integer> b = brought.getOrDefault(n.getKey(), Map.of());
+            Need need = n.getValue();
+            for (RowKey k : need.keys) {
+                Integer at = b.get(k);
+                if (!pending.has(n.getKey(), k) && (at == null || at >= need.after.get(k))) {
+                    unknowns.computeIfAbsent(n.getKey(), t -> new ArrayList<>()).add(k);
+                }
+            }
+        }
+        return unknowns;
+    }
+
     private void forgetWaiting() {
         waitingNeeds = new HashMap<>();
         waitingWhole = new ArrayList<>();
         waitingBrought = new HashMap<>();
         waitingBroughtUpTo = 0;
+        waitingCached = new ArrayList<>();
     }
 
     /**
@@ -310,15 +369,23 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return true;
     }
 
-    private void need(Map<TableId, Need> needs, TableId table, SinkRecord r, List<String> columns) {
+    /** @param after how many whole records of the batch came before {@code r} */
+    private void need(Map<TableId, Need> needs, TableId table, SinkRecord r, List<String> columns, int after) {
         RowKey k = RowKey.of(r.key(), null);
         TableLayout layout = layouts.get(table);
         if (k == null || layout != null && !layout.types.keySet().containsAll(k.columns)) {
             return; // toRow reports why, where the current row is needed
         }
         if (recent.find(table, k, r.topic(), partitionOf(r), columns) != null) {
-            return; // cached: rows enter the cache between batches (should it have left, toRow reads the key)
+            // Cached: rows enter the cache between batches; a held record's key is looked up again before the read
+            // (should it have left even so, toRow reads the key).
+            seenCached.add(new CachedNeed(table, k, r.topic(), partitionOf(r), columns, after));
+            return;
         }
+        addNeed(needs, table, k, columns, after);
+    }
+
+    private static void addNeed(Map<TableId, Need> needs, TableId table, RowKey k, List<String> columns, int after) {
         Need n = needs.computeIfAbsent(table, t -> new Need());
         if (n.keyColumns == null) {
             n.keyColumns = k.columns;
@@ -326,6 +393,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             return; // a key of another shape (the table's key changed): toRow reports it if it matters
         }
         n.keys.add(k);
+        n.after.merge(k, after, Math::min);
         n.columns.addAll(columns);
     }
 
@@ -383,7 +451,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (record.value() == null) {
             return tombstone(record, table);
         }
-        Object read = events.remove(record);
+        Object read = events.get(record); // the map is emptied by the next batch's prepare
         if (read == null) {
             try {
                 read = ChangeEvent.read(record, rule);

@@ -107,19 +107,20 @@ final class RecentRows {
             return;
         }
         Slot slot = new Slot(table, key);
-        Entry old = rows.get(slot);
-        if (old != null && old.version.compareTo(version) > 0 && old.partition == partition
-                && old.topic.equals(topic)) {
-            return;
-        }
+        // One look-up in the common case (a newer row of the key, or a key not cached): the map is large, and each
+        // look-up is mostly waiting for memory.
+        Entry old = rows.put(slot, new Entry(version, deleted, row, rowBytes, topic, partition));
         if (old != null) {
-            rows.remove(slot);
+            if (old.version.compareTo(version) > 0 && old.partition == partition && old.topic.equals(topic)) {
+                rows.put(slot, old); // blocks verified out of order: the higher version stays
+                return;
+            }
             bytes -= old.bytes;
         }
         if (rowBytes > maxBytes) {
+            rows.remove(slot);
             return;
         }
-        rows.put(slot, new Entry(version, deleted, row, rowBytes, topic, partition));
         bytes += rowBytes;
         Iterator<Entry> eldest = rows.values().iterator();
         while (bytes > maxBytes && eldest.hasNext()) {

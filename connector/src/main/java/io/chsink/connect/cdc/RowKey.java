@@ -17,11 +17,14 @@ final class RowKey {
     final List<String> columns;
     final List<String> values;
     private final boolean[] quoted;
+    /** The values' hash, made once: a key is hashed by every map of pending, recent and asked rows it meets. */
+    private final int hash;
 
     private RowKey(List<String> columns, List<String> values, boolean[] quoted) {
         this.columns = columns;
         this.values = values;
         this.quoted = quoted;
+        this.hash = values.hashCode();
     }
 
     /** A key read from the table: its columns' text, in {@code columns}' order. */
@@ -134,12 +137,15 @@ final class RowKey {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RowKey && ((RowKey) o).values.equals(values);
+        if (this == o) {
+            return true;
+        }
+        return o instanceof RowKey && ((RowKey) o).hash == hash && ((RowKey) o).values.equals(values);
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode();
+        return hash;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.mapping.StructFill;
 import io.chsink.connect.mapping.StructValues;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,13 +43,14 @@ final class RowShapes {
     /** The row of an upsert (or of a delete without a key: its whole image). */
     Struct row(Struct image, boolean flattened, RowVersion version, boolean deleted) {
         Shape s = shape(image.schema(), flattened);
-        Struct row = new Struct(s.schema);
+        // The image's values passed its field schemas, which the row's fields share (StructFill's contract).
+        Object[] values = new Object[s.from.length + 2];
         for (int i = 0; i < s.from.length; i++) {
-            row.put(s.to[i], StructValues.get(image, s.from[i]));
+            values[s.to[i].index()] = StructValues.get(image, s.from[i]);
         }
-        row.put(s.version, version.toConnectValue());
-        row.put(s.deleted, deleted ? (byte) 1 : (byte) 0);
-        return row;
+        values[s.version.index()] = version.toConnectValue();
+        values[s.deleted.index()] = deleted ? (byte) 1 : (byte) 0;
+        return StructFill.of(s.schema, values);
     }
 
     /**

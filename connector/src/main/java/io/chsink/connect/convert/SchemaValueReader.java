@@ -3,6 +3,7 @@ package io.chsink.connect.convert;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.chsink.connect.mapping.StructFill;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -222,12 +223,14 @@ final class SchemaValueReader {
             values[i] = read(p, field.schema());
         }
         endObject(p);
-        Struct struct = new Struct(schema);
         for (int i = 0; i < values.length; i++) {
-            Field field = fields.get(i);
-            struct.put(field, seen[i] ? values[i] : absent(field.schema()));
+            if (!seen[i]) {
+                values[i] = absent(fields.get(i).schema());
+            }
         }
-        return struct;
+        // Every value was read by its field schema (or is its default, or a null the schema allows): what put()
+        // would check holds already.
+        return StructFill.of(schema, values);
     }
 
     private static void endObject(JsonParser p) {

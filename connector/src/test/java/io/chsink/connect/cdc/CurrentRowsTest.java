@@ -178,6 +178,52 @@ class CurrentRowsTest {
     }
 
     @Test
+    void aKeyWhoseWholeRowComesOnlyAfterTheChangeThatNeedsItIsReadWithTheOthers() {
+        DebeziumRows rows = rowsOverTwoTableRows();
+        List<SinkRecord> batch = List.of(change("u", "null", item(1, PH, 7L), 300, 1, 0),
+                change("u", "null", item(2, PH, 7L), 301, 2, 1), change("u", "null", item(2, "new two", 8L), 302, 2, 2));
+        rows.prepare(batch);
+        assertEquals(1, reads.size(), "one read: " + reads);
+        assertEquals(List.of(k(1), k(2)), new ArrayList<>(reads.get(0)),
+                "key 2's whole row comes after its placeholder: it is not pending when that change becomes a row");
+        Object block = new Object();
+        assertEquals("one", value(put(rows, batch.get(0), block)).get("name"));
+        assertEquals("two", value(put(rows, batch.get(1), block)).get("name"));
+        assertEquals("new two", value(put(rows, batch.get(2), block)).get("name"));
+        assertEquals(1, reads.size(), "no read of key 2 alone: " + reads);
+    }
+
+    @Test
+    void aHeldRecordsKeyThatLeftTheCacheIsReadWithTheOthersNotAlone() {
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("one", "5")));
+        table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(101), false, tableRow("two", "5")));
+        DebeziumRows rows = rows("delete", 300); // room for one cached row
+        Object b1 = new Object();
+        SinkRecord create1 = change("c", "null", item(1, "one", 5L), 100, 1, 0);
+        rows.prepare(List.of(create1));
+        put(rows, create1, b1);
+        rows.blockInserted(b1);
+        assertEquals(1, rows.recentRows(), "key 1 is cached");
+        SinkRecord first = change("u", "null", item(1, PH, 7L), 300, 1, 1);
+        SinkRecord second = change("u", "null", item(2, PH, 7L), 301, 2, 2);
+        assertTrue(!rows.prepare(List.of(first, second), true), "key 2 needs a read: the poll waits");
+        // Meanwhile a block of key 3 is inserted, and its row pushes key 1's out of the cache.
+        Object b3 = new Object();
+        SinkRecord create3 = change("c", "null", item(3, "three", 1L), 302, 3, 3);
+        put(rows, create3, b3);
+        rows.blockInserted(b3);
+        SinkRecord third = change("u", "null", item(4, "four", 1L), 303, 4, 4);
+        assertTrue(rows.prepare(List.of(first, second, third), false));
+        assertEquals(1, reads.size(), "one read: " + reads);
+        assertEquals(List.of(k(2), k(1)), new ArrayList<>(reads.get(0)),
+                "key 1, cached when its record was first looked at, is read with key 2");
+        Object block = new Object();
+        assertEquals("one", value(put(rows, first, block)).get("name"));
+        assertEquals("two", value(put(rows, second, block)).get("name"));
+        assertEquals(1, reads.size(), "no read of key 1 alone when its record became a row: " + reads);
+    }
+
+    @Test
     void aBatchNoLongerStartingWithTheHeldRecordsIsLookedAtWhole() {
         DebeziumRows rows = rowsOverTwoTableRows();
         SinkRecord first = change("u", "null", item(1, PH, 7L), 300, 1, 0);

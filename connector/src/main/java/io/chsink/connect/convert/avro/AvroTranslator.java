@@ -1,5 +1,6 @@
 package io.chsink.connect.convert.avro;
 
+import io.chsink.connect.mapping.StructFill;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -696,12 +697,12 @@ final class AvroTranslator {
     }
 
     private static Struct record(AvroInput in, Schema schema, ValueReader[] readers) {
-        Struct s = new Struct(schema);
-        List<Field> fields = schema.fields();
+        // Each reader reads its value by its field's schema (StructFill's contract).
+        Object[] values = new Object[readers.length];
         for (int i = 0; i < readers.length; i++) {
-            s.put(fields.get(i), readers[i].read(in));
+            values[i] = readers[i].read(in);
         }
-        return s;
+        return StructFill.of(schema, values);
     }
 
     private static List<Object> array(AvroInput in, ValueReader element) {
