@@ -1,0 +1,100 @@
+package io.chsink.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.it.events.EventGenerator;
+import io.chsink.it.events.EventsTable;
+import io.chsink.it.kafka.EventProducer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * io.chsink.connect.TopicAffinityAssignor, loaded by the worker from the plugin through
+ * {@code consumer.override.partition.assignment.strategy}: six topics of two partitions read by two tasks, each
+ * topic whole in one task (the consumer group's own description says so), three topics each, every event landed.
+ */
+class TopicAffinityTest {
+    private final SinkHarness h = new SinkHarness();
+
+    @Test
+    void eachTopicIsReadByOneTaskAndEveryEventLands() throws Exception {
+        String prefix = SinkHarness.unique("affinity");
+        List<String> topics = new ArrayList<>();
+        long rows = 2_000;
+        EventProducer producer = new EventProducer(h.stack.kafka().bootstrapServers());
+        for (int i = 0; i < 6; i++) {
+            String topic = prefix + "_" + i;
+            topics.add(topic);
+            h.stack.clickhouse().exec(EventsTable.createSql(h.db, topic));
+            h.stack.kafka().createTopic(topic, 2);
+            producer.produce(topic, 2, new EventGenerator(100 + i), rows, true, null);
+        }
+        String connector = SinkHarness.unique("sink");
+        Map<String, String> o = SinkHarness.overrides(String.join(",", topics), 2);
+        o.put("consumer.override.partition.assignment.strategy", "io.chsink.connect.TopicAffinityAssignor");
+        try {
+            h.createConnector(connector, "clickhouse-sink.json", o);
+            for (int i = 0; i < 6; i++) {
+                h.awaitRows(topics.get(i), rows, connector);
+            }
+            Map<String, Set<String>> byMember = assignment("connect-" + connector);
+            System.out.println("TopicAffinityTest: topics by task " + byMember);
+            assertEquals(2, byMember.size(), "two tasks in the group: " + byMember);
+            Map<String, String> owner = new HashMap<>();
+            for (Map.Entry<String, Set<String>> m : byMember.entrySet()) {
+                assertEquals(3, m.getValue().size(), "three whole topics per task: " + byMember);
+                for (String tp : m.getValue()) {
+                    assertEquals(null, owner.put(tp, m.getKey()), "a topic split over tasks: " + byMember);
+                }
+            }
+            assertEquals(new TreeSet<>(topics), new TreeSet<>(owner.keySet()));
+            for (int i = 0; i < 6; i++) {
+                h.assertDistinctRowsAreTheDataset(topics.get(i), 100 + i, rows);
+            }
+        } finally {
+            h.deleteQuietly(connector);
+        }
+    }
+
+    /** Per member of the group, the topics of its assigned partitions (each topic's two partitions both there). */
+    private Map<String, Set<String>> assignment(String group) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                h.stack.kafka().bootstrapServers()))) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (true) {
+                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
+                        .get();
+                Map<String, Set<String>> out = new TreeMap<>();
+                int partitions = 0;
+                for (MemberDescription m : d.members()) {
+                    Set<String> topics = new TreeSet<>();
+                    Map<String, Integer> perTopic = new HashMap<>();
+                    for (TopicPartition tp : m.assignment().topicPartitions()) {
+                        topics.add(tp.topic());
+                        perTopic.merge(tp.topic(), 1, Integer::sum);
+                        partitions++;
+                    }
+                    perTopic.forEach((t, n) -> assertEquals(2, n, "both partitions of " + t + " in one task"));
+                    out.put(m.consumerId(), topics);
+                }
+                if (out.size() == 2 && partitions == 12 || System.nanoTime() > deadline) {
+                    assertTrue(partitions == 12, "12 partitions assigned: " + out);
+                    return out;
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+}
