@@ -271,14 +271,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             waiting.addAll(records);
             waitingNeeds = needs;
             waitingWhole = whole;
-            if (!seenCached.isEmpty()) {
-                List<CachedNeed> all = new ArrayList<>(recheck.size() + seenCached.size());
-                all.addAll(recheck);
-                all.addAll(seenCached);
-                waitingCached = all;
-            } else {
-                waitingCached = recheck;
-            }
+            waitingCached.addAll(seenCached); // after the held ones' (recheck is this list, or forgetWaiting's new one)
             return false;
         }
         // Going on now: a key the cache answered for when a held record was looked at may have left it since.
