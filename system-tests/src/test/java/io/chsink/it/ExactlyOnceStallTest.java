@@ -95,11 +95,51 @@ class ExactlyOnceStallTest {
             h.createConnector(connector, "clickhouse-sink-exactly-once.json", o);
             h.rest().restartConnector(connector, true, true);
             long restart = System.nanoTime();
+            awaitRestarted(connector, trace);
             awaitExactlyOnce(connector, topic, log, restart);
             System.out.printf("ExactlyOnceStallTest: %d rows landed once %.1f s after the restart (%.1f s in all)%n",
                     EVENTS, (System.nanoTime() - restart) / 1e9, (System.nanoTime() - t0) / 1e9);
         } finally {
             h.deleteQuietly(connector);
+        }
+    }
+
+    /**
+     * Waits until the task that failed in phase 1 is running again. The new configuration and the restart reach
+     * the worker asynchronously: until the new task writes its status, GET /status still shows the old FAILED one
+     * with the phase-1 trace (seen once in CI: the watch below took it for a new failure). A FAILED task with any
+     * other trace is a new failure and fails the test; the old one still shown after 30 s gets one more restart.
+     */
+    private void awaitRestarted(String connector, String staleTrace) throws InterruptedException {
+        ConnectorFailure failure = new ConnectorFailure(h.rest(), connector);
+        long start = System.nanoTime();
+        boolean again = false;
+        while (true) {
+            String f = failure.get();
+            if (f == null) {
+                ConnectRest.ConnectorStatus status = null;
+                try {
+                    status = h.rest().connectorStatus(connector);
+                } catch (RuntimeException e) {
+                    // 409 while the worker rebalances: ask again
+                }
+                if (status != null && status.runningWith(1)) {
+                    System.out.printf("ExactlyOnceStallTest: task running again %.1f s after the restart%n",
+                            (System.nanoTime() - start) / 1e9);
+                    return;
+                }
+            } else if (!f.equals(staleTrace)) {
+                throw new AssertionError("connector failed again after the restart: " + SinkHarness.causeLine(f));
+            } else if (!again && System.nanoTime() - start > Duration.ofSeconds(30).toNanos()) {
+                again = true;
+                System.out.println("ExactlyOnceStallTest: the phase-1 failure still shown after 30 s; restarting again");
+                h.rest().restartConnector(connector, true, true);
+            }
+            if (System.nanoTime() - start > Duration.ofMinutes(2).toNanos()) {
+                throw new AssertionError("the task did not run again within 2 min of the restart: "
+                        + (f == null ? "not running yet" : SinkHarness.causeLine(f)));
+            }
+            Thread.sleep(250);
         }
     }
 
