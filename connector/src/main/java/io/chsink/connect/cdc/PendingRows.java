@@ -1,14 +1,11 @@
 package io.chsink.connect.cdc;
 
 import io.chsink.connect.schema.TableId;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.connect.data.Field;
-import org.apache.kafka.connect.data.Struct;
 
 /**
  * The rows this task appended to blocks it has not yet seen inserted, latest per key: with the target table they
@@ -18,7 +15,12 @@ import org.apache.kafka.connect.data.Struct;
  * estimates what they keep alive, which counts against buffer.max.bytes.
  */
 final class PendingRows {
-    private static final long ENTRY_BYTES = 96;
+    /**
+     * What a pending row keeps alive besides its key and values ({@link RowHeap}): its Entry (56), the map node (32)
+     * and table slots (16: a 4-byte slot per entry at a load between 3/8 and 3/4), its slot in the block's list (8),
+     * its version (32).
+     */
+    private static final long ENTRY_BYTES = 144;
 
     private static final class Entry {
         final TableId table;
@@ -62,13 +64,10 @@ final class PendingRows {
      */
     RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block,
             String topic, int partition) {
-        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + sizeOf(row), topic, partition,
+        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + RowHeap.key(key) + RowHeap.row(row), topic, partition,
                 generation);
         Entry old = byTable.computeIfAbsent(table, t -> new HashMap<>()).put(key, e);
-        if (old != null) {
-            heldBytes -= old.bytes; // still listed under its block, but no longer held through the map
-        }
-        heldBytes += e.bytes;
+        heldBytes += e.bytes; // until its block is done: an older row of the key stays listed under its own block
         byBlock.computeIfAbsent(block, b -> new ArrayList<>()).add(e);
         // The tombstone Debezium writes right after a delete event finds the delete here even when the delete's
         // block was inserted meanwhile: no read of the table for it.
@@ -135,14 +134,17 @@ final class PendingRows {
         for (Entry e : entries) {
             if (e.generation == generation) {
                 Object kept = cached.keep(e.table, e.key, e.row);
-                recent.inserted(e.table, e.key, e.version, e.deleted, kept, CACHED_ENTRY_BYTES + sizeOf(kept), e.topic,
+                recent.inserted(e.table, e.key, e.version, e.deleted, kept, CACHED_ENTRY_BYTES + RowHeap.key(e.key) + RowHeap.row(kept), e.topic,
                         e.partition);
             }
         }
     }
 
-    /** What a cached row keeps alive besides its values, roughly: its key, the cache's slot, entry and map node. */
-    static final long CACHED_ENTRY_BYTES = 160;
+    /**
+     * What a cached row keeps alive besides its key and values ({@link RowHeap}): the cache's slot (24), linked map
+     * node (40) and table slots (16), its Entry (40) and version (32).
+     */
+    static final long CACHED_ENTRY_BYTES = 152;
 
     /** The block was dropped: its rows are no longer pending (their records come again). */
     void dropped(Object block) {
@@ -157,8 +159,8 @@ final class PendingRows {
         }
         for (Entry e : entries) {
             Map<RowKey, Entry> m = byTable.get(e.table);
+            heldBytes -= e.bytes;
             if (m != null && m.remove(e.key, e)) {
-                heldBytes -= e.bytes;
                 if (m.isEmpty()) {
                     byTable.remove(e.table);
                 }
@@ -184,34 +186,5 @@ final class PendingRows {
 
     long heldBytes() {
         return heldBytes;
-    }
-
-    /** What a row keeps alive, roughly: its text and bytes values, 16 bytes per other value. */
-    private static long sizeOf(Object row) {
-        long n = 0;
-        if (row instanceof Struct) {
-            Struct s = (Struct) row;
-            for (Field f : s.schema().fields()) {
-                n += sizeOfValue(s.get(f));
-            }
-        } else if (row instanceof Map) {
-            for (Object v : ((Map<?, ?>) row).values()) {
-                n += sizeOfValue(v);
-            }
-        }
-        return n;
-    }
-
-    private static long sizeOfValue(Object v) {
-        if (v instanceof String) {
-            return 40 + ((String) v).length();
-        }
-        if (v instanceof byte[]) {
-            return 16 + ((byte[]) v).length;
-        }
-        if (v instanceof ByteBuffer) {
-            return 48 + ((ByteBuffer) v).remaining();
-        }
-        return 16;
     }
 }

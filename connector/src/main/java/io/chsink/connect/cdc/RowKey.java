@@ -94,8 +94,13 @@ final class RowKey {
                 return null;
             }
         }
-        return new RowKey(cols, text, quoted);
+        // Compact lists and, for a one-column key, shared flags: the cache holds a key per row (RowHeap.key).
+        return new RowKey(List.copyOf(cols), List.copyOf(text), quoted.length != 1 ? quoted
+                : quoted[0] ? QUOTED : PLAIN);
     }
+
+    private static final boolean[] QUOTED = {true};
+    private static final boolean[] PLAIN = {false};
 
     /** The key as a SQL tuple element: {@code 5}, {@code 'a'} or {@code (5, 'a')}. */
     String literal() {

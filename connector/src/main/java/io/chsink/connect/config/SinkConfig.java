@@ -339,14 +339,14 @@ public final class SinkConfig extends AbstractConfig {
             .define(CDC_ROW_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, ConfigDef.Range.atLeast(0), Importance.LOW,
                     "cdc.mode=debezium only: the bound of each task's cache of the rows it wrote and saw inserted "
                             + "(the latest row of each key, least recently used out first; of each row only the "
-                            + "columns a placeholder, delete or tombstone can ask for, its bytes estimated from those "
-                            + "values plus 160 per row). An unchanged "
+                            + "columns a placeholder, delete or tombstone can ask for, counted as the heap it keeps: "
+                            + "those values, its key and about 150 bytes of the cache's own). An unchanged "
                             + "TOAST value, a delete or a tombstone whose row is neither in a block not yet inserted "
                             + "nor here makes the task read the table (one query per table and batch, in put()). "
                             + "All changes of a key come through one partition, so the cached row is the key's "
                             + "latest while the task owns it; the cache is emptied when partitions are revoked and "
                             + "starts empty. It is memory on top of " + BUFFER_MAX_BYTES + ": a task holds up to "
-                            + BUFFER_MAX_BYTES + " plus this. The default holds about 75,000 rows whose TOASTed column holds 250 characters. 0: "
+                            + BUFFER_MAX_BYTES + " plus this. The default holds about 54,000 rows whose TOASTed column holds 250 characters (an integer key). 0: "
                             + "no cache (every such change whose row is not pending reads the table). See "
                             + "docs/cdc.md.",
                     GROUP_CDC, 9, Width.SHORT, "Row cache bytes")

@@ -197,7 +197,7 @@ class CurrentRowsTest {
     void aHeldRecordsKeyThatLeftTheCacheIsReadWithTheOthersNotAlone() {
         table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("one", "5")));
         table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(101), false, tableRow("two", "5")));
-        DebeziumRows rows = rows("delete", 300); // room for one cached row
+        DebeziumRows rows = rows("delete", 500); // room for one cached row (about 400 bytes)
         Object b1 = new Object();
         SinkRecord create1 = change("c", "null", item(1, "one", 5L), 100, 1, 0);
         rows.prepare(List.of(create1));

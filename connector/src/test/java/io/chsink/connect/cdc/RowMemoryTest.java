@@ -1,0 +1,140 @@
+package io.chsink.connect.cdc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.chsink.connect.schema.TableId;
+import java.lang.management.ManagementFactory;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bytes the task counts for cached and pending rows against the heap they really keep alive: the bounds
+ * {@code cdc.row.cache.bytes} and {@code buffer.max.bytes} promise a memory bound, so the estimate must not be
+ * below the heap (measured after full collections, over many rows so that one object more or less does not matter).
+ */
+class RowMemoryTest {
+    private static final TableId T = new TableId("default", "items");
+    private static final Schema KEY = SchemaBuilder.struct().name("srv.public.items.Key").field("id", Schema.INT64_SCHEMA).build();
+    private static final Schema ROW = SchemaBuilder.struct().name("srv.public.items.Value").optional()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("body", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("qty", Schema.OPTIONAL_INT32_SCHEMA)
+            .field("price", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("updated", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    private static final int ROWS = 200_000;
+
+    /** Body lengths; a negative one is text of that many Cyrillic characters (two bytes each in a String). */
+    private static final int[] BODIES = {0, 40, 400, -400};
+
+    private static Struct row(long id, int bodyLength) {
+        StringBuilder body = new StringBuilder(Math.abs(bodyLength));
+        for (int i = 0; i < Math.abs(bodyLength); i++) {
+            body.append((char) ((bodyLength < 0 ? 'а' : 'a') + (id + i) % 26));
+        }
+        return new Struct(ROW).put("id", id).put("name", "name-" + id).put("body", body.toString())
+                .put("qty", (int) id).put("price", id / 3.0).put("updated", 1_700_000_000_000L + id);
+    }
+
+    private static long heap() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /**
+     * Not below the heap (the bound holds), and not far above it (the cache holds the rows its bytes allow). The
+     * measurement is good to about 3%: G1 puts the hash tables of 200,000 entries (megabytes each) in whole regions.
+     */
+    private static void assertWithin(long counted, long heap) {
+        assertTrue(counted >= heap * 97 / 100, "counted " + counted + " < heap " + heap);
+        assertTrue(counted <= heap * 13 / 10, "counted " + counted + " > 1.3 x heap " + heap);
+    }
+
+    @Test
+    void cachedRowsCountAtLeastTheHeapTheyKeep() {
+        for (int body : BODIES) {
+            CachedColumns cached = new CachedColumns(t -> null);
+            long before = heap();
+            RecentRows recent = new RecentRows(Long.MAX_VALUE / 4);
+            PendingRows pending = new PendingRows();
+            for (int b = 0; b < ROWS / 1000; b++) {
+                Object block = new Object();
+                for (int i = 0; i < 1000; i++) {
+                    long id = b * 1000L + i;
+                    RowKey key = RowKey.of(new Struct(KEY).put("id", id), null);
+                    pending.appended(T, key, RowVersion.narrow(id + 1), false, row(id, body), block, "srv.public.items", 0);
+                }
+                pending.inserted(block, recent, cached);
+            }
+            long used = heap() - before;
+            System.out.printf("RowMemoryTest: body %d chars: %d cached rows, counted %d bytes, heap %d bytes: %.0f "
+                    + "counted and %.0f real bytes per row%n", body, recent.size(), recent.bytes(), used,
+                    recent.bytes() / (double) ROWS, used / (double) ROWS);
+            assertWithin(recent.bytes(), used);
+            assertTrue(recent.size() == ROWS && pending.heldBytes() == 0, "all cached, none pending");
+        }
+    }
+
+    @Test
+    void pendingRowsCountAtLeastTheHeapTheyKeep() {
+        for (int body : BODIES) {
+            long before = heap();
+            PendingRows pending = new PendingRows();
+            Object block = new Object();
+            for (int i = 0; i < ROWS; i++) {
+                RowKey key = RowKey.of(new Struct(KEY).put("id", (long) i), null);
+                pending.appended(T, key, RowVersion.narrow(i + 1), false, row(i, body), block, "srv.public.items", 0);
+            }
+            long used = heap() - before;
+            System.out.printf("RowMemoryTest: body %d chars: %d pending rows, counted %d bytes, heap %d bytes: %.0f "
+                    + "counted and %.0f real bytes per row%n", body, ROWS, pending.heldBytes(), used,
+                    pending.heldBytes() / (double) ROWS, used / (double) ROWS);
+            assertWithin(pending.heldBytes(), used);
+        }
+    }
+
+    @Test
+    void schemalessRowsCountAtLeastTheHeapTheyKeep() {
+        long before = heap();
+        PendingRows pending = new PendingRows();
+        Object block = new Object();
+        for (int i = 0; i < ROWS; i++) {
+            java.util.Map<String, Object> key = new java.util.LinkedHashMap<>();
+            key.put("id", (long) i);
+            Struct s = row(i, 40);
+            java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+            for (org.apache.kafka.connect.data.Field f : ROW.fields()) {
+                r.put(new String(f.name()), s.get(f)); // the names are new Strings per record, as a JSON parser makes them
+            }
+            pending.appended(T, RowKey.of(key, null), RowVersion.narrow(i + 1), false, r, block, "srv.public.items", 0);
+        }
+        long used = heap() - before;
+        System.out.printf("RowMemoryTest: map rows: counted %d bytes, heap %d bytes: %.0f counted and %.0f real bytes "
+                + "per row%n", pending.heldBytes(), used, pending.heldBytes() / (double) ROWS, used / (double) ROWS);
+        assertWithin(pending.heldBytes(), used);
+    }
+
+    @Test
+    void aKeysOlderPendingRowCountsUntilItsBlockIsDone() {
+        PendingRows pending = new PendingRows();
+        RowKey key = RowKey.of(new Struct(KEY).put("id", 1L), null);
+        Object b1 = new Object();
+        Object b2 = new Object();
+        pending.appended(T, key, RowVersion.narrow(1), false, row(1, 400), b1, "srv.public.items", 0);
+        long one = pending.heldBytes();
+        pending.appended(T, key, RowVersion.narrow(2), false, row(1, 40), b2, "srv.public.items", 0);
+        long two = pending.heldBytes();
+        assertTrue(two > one, "block 1 still holds the older row: " + one + " -> " + two);
+        pending.dropped(b1);
+        assertEquals(two - one, pending.heldBytes(), "only the newer row is left");
+        assertEquals(0, pending.find(T, key).version.compareTo(RowVersion.narrow(2)), "the newer row stays");
+        pending.dropped(b2);
+        assertEquals(0, pending.heldBytes());
+    }
+}
