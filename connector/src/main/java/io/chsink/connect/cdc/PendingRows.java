@@ -4,6 +4,8 @@ import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,11 +50,15 @@ final class PendingRows {
         }
     }
 
-    /** Per table, the keys whose last appended row is a delete, kept after its block is done (bounded). */
-    private static final int RECENT_DELETES = 10_000;
+    /**
+     * The keys whose last appended row is a delete, kept after its block is done, across all tables of the task: at
+     * most this many, oldest out first, their bytes counted in {@link #heldBytes} (about 5 MB at most).
+     */
+    static final int RECENT_DELETES = 10_000;
 
     private final Map<TableId, Map<RowKey, Entry>> byTable = new HashMap<>();
-    private final Map<TableId, java.util.LinkedHashMap<RowKey, Entry>> recentDeletes = new HashMap<>();
+    private final LinkedHashMap<TableKey, Entry> recentDeletes = new LinkedHashMap<>();
+    private long deleteBytes;
     private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
     private long heldBytes;
     /** Counts revocations: a row appended before one never becomes a recent row (see {@link #revoked}). */
@@ -64,29 +70,41 @@ final class PendingRows {
      */
     RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block,
             String topic, int partition) {
-        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + RowHeap.key(key) + RowHeap.row(row), topic, partition,
-                generation);
+        long bytes = RowHeap.key(key) + RowHeap.row(row);
+        Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + bytes, topic, partition, generation);
         Entry old = byTable.computeIfAbsent(table, t -> new HashMap<>()).put(key, e);
         heldBytes += e.bytes; // until its block is done: an older row of the key stays listed under its own block
         byBlock.computeIfAbsent(block, b -> new ArrayList<>()).add(e);
         // The tombstone Debezium writes right after a delete event finds the delete here even when the delete's
         // block was inserted meanwhile: no read of the table for it.
         if (deleted) {
-            recentDeletes.computeIfAbsent(table, t -> new java.util.LinkedHashMap<RowKey, Entry>(16, 0.75f, false) {
-                private static final long serialVersionUID = 1L;
-
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<RowKey, PendingRows.Entry> eldest) {
-                    return size() > RECENT_DELETES;
-                }
-            }).put(key, new Entry(table, key, version, true, row, 0, topic, partition, generation));
-        } else {
-            Map<RowKey, Entry> r = recentDeletes.get(table);
-            if (r != null) {
-                r.remove(key);
+            Entry d = new Entry(table, key, version, true, row, DELETE_ENTRY_BYTES + bytes, topic, partition,
+                    generation);
+            TableKey k = new TableKey(table, key);
+            forgetDelete(recentDeletes.remove(k)); // the key's latest delete goes last: out after the others
+            recentDeletes.put(k, d);
+            deleteBytes += d.bytes;
+            if (recentDeletes.size() > RECENT_DELETES) {
+                Iterator<Entry> eldest = recentDeletes.values().iterator();
+                forgetDelete(eldest.next());
+                eldest.remove();
             }
+        } else if (!recentDeletes.isEmpty()) {
+            forgetDelete(recentDeletes.remove(new TableKey(table, key)));
         }
         return old == null ? null : old.version;
+    }
+
+    /**
+     * What a recent delete keeps alive besides its key and row (shared with its pending entry while its block is not
+     * done, its own afterwards): its Entry (56), TableKey (24), linked map node (40), table slots (16), version (32).
+     */
+    private static final long DELETE_ENTRY_BYTES = 168;
+
+    private void forgetDelete(Entry d) {
+        if (d != null) {
+            deleteBytes -= d.bytes;
+        }
     }
 
     /**
@@ -96,9 +114,8 @@ final class PendingRows {
     CurrentRow find(TableId table, RowKey key) {
         Map<RowKey, Entry> m = byTable.get(table);
         Entry e = m == null ? null : m.get(key);
-        if (e == null) {
-            Map<RowKey, Entry> r = recentDeletes.get(table);
-            e = r == null ? null : r.get(key);
+        if (e == null && !recentDeletes.isEmpty()) {
+            e = recentDeletes.get(new TableKey(table, key));
         }
         return e == null ? null : CurrentRow.pending(e.version, e.deleted, e.row);
     }
@@ -108,8 +125,7 @@ final class PendingRows {
         if (m != null && m.containsKey(key)) {
             return true;
         }
-        Map<RowKey, Entry> r = recentDeletes.get(table);
-        return r != null && r.containsKey(key);
+        return !recentDeletes.isEmpty() && recentDeletes.containsKey(new TableKey(table, key));
     }
 
     /**
@@ -119,6 +135,7 @@ final class PendingRows {
      */
     void revoked() {
         recentDeletes.clear();
+        deleteBytes = 0;
         generation++;
     }
 
@@ -171,6 +188,7 @@ final class PendingRows {
 
     void clear() {
         recentDeletes.clear();
+        deleteBytes = 0;
         byTable.clear();
         byBlock.clear();
         heldBytes = 0;
@@ -185,6 +203,6 @@ final class PendingRows {
     }
 
     long heldBytes() {
-        return heldBytes;
+        return heldBytes + deleteBytes;
     }
 }

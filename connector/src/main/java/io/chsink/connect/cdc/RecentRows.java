@@ -40,32 +40,6 @@ import java.util.Objects;
  * stream has it, where a read of the table would find the row gone (a bad record) or another writer's version.
  */
 final class RecentRows {
-    private static final class Slot {
-        final TableId table;
-        final RowKey key;
-        private final int hash;
-
-        Slot(TableId table, RowKey key) {
-            this.table = table;
-            this.key = key;
-            this.hash = table.hashCode() * 31 + key.hashCode();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof Slot)) {
-                return false;
-            }
-            Slot s = (Slot) o;
-            return hash == s.hash && key.equals(s.key) && table.equals(s.table);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
     private static final class Entry {
         final RowVersion version;
         final boolean deleted;
@@ -85,7 +59,7 @@ final class RecentRows {
     }
 
     private final long maxBytes;
-    private final LinkedHashMap<Slot, Entry> rows = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<TableKey, Entry> rows = new LinkedHashMap<>(256, 0.75f, true);
     private long bytes;
 
     /** @param maxBytes the bound of {@link #bytes}; 0 keeps nothing */
@@ -106,7 +80,7 @@ final class RecentRows {
         if (maxBytes == 0) {
             return;
         }
-        Slot slot = new Slot(table, key);
+        TableKey slot = new TableKey(table, key);
         // One look-up in the common case (a newer row of the key, or a key not cached): the map is large, and each
         // look-up is mostly waiting for memory.
         Entry old = rows.put(slot, new Entry(version, deleted, row, rowBytes, topic, partition));
@@ -138,7 +112,7 @@ final class RecentRows {
         if (rows.isEmpty()) {
             return null;
         }
-        Slot slot = new Slot(table, key);
+        TableKey slot = new TableKey(table, key);
         Entry e = rows.get(slot);
         if (e == null) {
             return null;
@@ -164,7 +138,7 @@ final class RecentRows {
         if (rows.isEmpty()) {
             return;
         }
-        Slot slot = new Slot(table, key);
+        TableKey slot = new TableKey(table, key);
         Entry e = rows.get(slot);
         if (e != null && e.version.compareTo(version) < 0) {
             rows.remove(slot);
@@ -174,9 +148,9 @@ final class RecentRows {
 
     /** Forgets the table's rows. */
     void forget(TableId table) {
-        Iterator<Map.Entry<Slot, Entry>> it = rows.entrySet().iterator();
+        Iterator<Map.Entry<TableKey, Entry>> it = rows.entrySet().iterator();
         while (it.hasNext()) {
-            Map.Entry<Slot, Entry> e = it.next();
+            Map.Entry<TableKey, Entry> e = it.next();
             if (Objects.equals(e.getKey().table, table)) {
                 bytes -= e.getValue().bytes;
                 it.remove();

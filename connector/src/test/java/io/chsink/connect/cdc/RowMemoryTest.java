@@ -137,4 +137,39 @@ class RowMemoryTest {
         pending.dropped(b2);
         assertEquals(0, pending.heldBytes());
     }
+
+    @Test
+    void recentDeletesAreBoundedAcrossTablesAndCounted() {
+        long before = heap();
+        PendingRows pending = new PendingRows();
+        int tables = 300;
+        int perTable = 100;
+        for (int t = 0; t < tables; t++) {
+            TableId table = new TableId("default", "t" + t);
+            Object block = new Object();
+            for (int i = 0; i < perTable; i++) {
+                RowKey key = RowKey.of(new Struct(KEY).put("id", (long) i), null);
+                pending.appended(table, key, RowVersion.narrow(i + 1), true, row(i, 0), block, "srv.public.t" + t, 0);
+            }
+            pending.dropped(block); // the block is done: only the recent deletes are left
+        }
+        long used = heap() - before;
+        System.out.printf("RowMemoryTest: %d deletes over %d tables: %d bytes counted, heap %d%n", tables * perTable,
+                tables, pending.heldBytes(), used);
+        assertEquals(0, pending.size(), "no pending rows");
+        assertWithin(pending.heldBytes(), used);
+        RowKey first = RowKey.of(new Struct(KEY).put("id", 0L), null);
+        assertEquals(null, pending.find(new TableId("default", "t0"), first), "the oldest deletes are out");
+        assertTrue(pending.find(new TableId("default", "t" + (tables - 1)), first).deleted, "the latest are kept");
+        int kept = 0;
+        for (int t = 0; t < tables; t++) {
+            for (int i = 0; i < perTable; i++) {
+                RowKey key = RowKey.of(new Struct(KEY).put("id", (long) i), null);
+                kept += pending.has(new TableId("default", "t" + t), key) ? 1 : 0;
+            }
+        }
+        assertEquals(PendingRows.RECENT_DELETES, kept, "at most RECENT_DELETES in all tables");
+        pending.revoked();
+        assertEquals(0, pending.heldBytes(), "a revocation forgets them");
+    }
 }
