@@ -1,11 +1,11 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.StructFill;
 import io.chsink.connect.mapping.StructValues;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,7 +33,7 @@ import org.apache.kafka.connect.data.Struct;
 final class CachedColumns {
     private final Function<TableId, TableLayout> layouts;
     private final Map<TableId, Set<String>> placeholders = new HashMap<>();
-    private final Map<TableId, Map<Schema, Schema>> schemas = new HashMap<>();
+    private final Map<TableId, SchemaMemo<Schema>> schemas = new HashMap<>();
 
     /** @param layouts the target table's layout (its keyed columns), or null while unknown */
     CachedColumns(Function<TableId, TableLayout> layouts) {
@@ -56,7 +56,7 @@ final class CachedColumns {
         Set<String> learned = placeholders.get(table);
         if (row instanceof Struct) {
             Struct s = (Struct) row;
-            Schema compact = schemas.computeIfAbsent(table, t -> new IdentityHashMap<>())
+            Schema compact = schemas.computeIfAbsent(table, t -> SchemaMemo.byIdentity())
                     .computeIfAbsent(s.schema(), full -> compactSchema(full, learned, keyed(table, key)));
             List<Field> fields = compact.fields();
             Object[] values = new Object[fields.size()];

@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.mapping.SchemaMemo;
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
@@ -66,8 +67,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final PendingRows pending = new PendingRows();
     private final RecentRows recent;
     private final CachedColumns cached;
-    private final Map<Schema, List<String>> keyNames = new IdentityHashMap<>();
-    private final Map<Schema, Field[]> textFields = new IdentityHashMap<>();
+    private final SchemaMemo<List<String>> keyNames = SchemaMemo.byIdentity();
+    private final SchemaMemo<Field[]> textFields = SchemaMemo.byIdentity();
     private final Set<TableId> keyChecked = new HashSet<>();
     private final Map<TableId, Long> backWarned = new HashMap<>();
     /** This batch: the change event read for each record by {@link #prepare}, and the rows read from tables. */

@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.StructFill;
 import io.chsink.connect.mapping.StructValues;
 import java.util.ArrayList;
@@ -23,8 +24,8 @@ final class RowShapes {
     private final String versionColumn;
     private final String deletedColumn;
     private final Schema versionSchema;
-    private final Map<Schema, Shape> byIdentity = new IdentityHashMap<>();
-    private final Map<Schema, Shape> byEquality = new HashMap<>();
+    private final SchemaMemo<Shape> byIdentity = SchemaMemo.byIdentity();
+    private final SchemaMemo<Shape> byEquality = SchemaMemo.byEquality();
     private final Map<List<Object>, DeleteShape> deletes = new HashMap<>();
     /** Delete row schema to the row schema of the table's full rows (for auto.create from a delete). */
     private final Map<Schema, Schema> fullOfDelete = new IdentityHashMap<>();

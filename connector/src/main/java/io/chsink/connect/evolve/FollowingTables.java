@@ -1,5 +1,6 @@
 package io.chsink.connect.evolve;
 
+import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.schema.TableColumn;
@@ -9,7 +10,6 @@ import io.chsink.connect.schema.TableSchemaSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,7 +82,7 @@ public final class FollowingTables implements TableEvolution {
     private final DdlRunner runner;
     private final TableSchemaSource tables;
     /** Per mapping seen, the value schemas whose new fields cannot be added, with the reason. */
-    private final Map<TableMapping, Map<Schema, String>> rejected = new WeakHashMap<>();
+    private final Map<TableMapping, SchemaMemo<String>> rejected = new WeakHashMap<>();
     private final Set<String> warnedKeys = new HashSet<>();
 
     public FollowingTables(boolean create, boolean evolve, Options options, ConnectTypes types, DdlRunner runner,
@@ -226,7 +226,7 @@ public final class FollowingTables implements TableEvolution {
     @Override
     public TableSchema evolve(TableId table, TableMapping seen, SinkRecord row) {
         Schema schema = ((Struct) row.value()).schema();
-        Map<Schema, String> refused = rejected.computeIfAbsent(seen, m -> new IdentityHashMap<>());
+        SchemaMemo<String> refused = rejected.computeIfAbsent(seen, m -> SchemaMemo.byIdentity());
         String reason = refused.get(schema);
         if (reason != null) {
             throw bad(row, table, reason);

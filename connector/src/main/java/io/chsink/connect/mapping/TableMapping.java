@@ -7,7 +7,6 @@ import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
@@ -35,12 +34,12 @@ public final class TableMapping {
     /** Per block column: whether its type is scalar (under Nullable and LowCardinality). */
     private final boolean[] scalar;
     private final List<TableColumn> unwritable = new ArrayList<>();
-    private final Map<Schema, RecordPlan> plansByIdentity = new IdentityHashMap<>();
-    private final Map<Schema, RecordPlan> plansByEquality = new HashMap<>();
+    private final SchemaMemo<RecordPlan> plansByIdentity = SchemaMemo.byIdentity();
+    private final SchemaMemo<RecordPlan> plansByEquality = SchemaMemo.byEquality();
     private final NestedGroups nestedGroups;
     private RecordPlan schemalessPlan;
     /** Per value schema: whether it has fields that are no column of the table (auto.evolve). */
-    private final Map<Schema, Boolean> lacking = new IdentityHashMap<>();
+    private final SchemaMemo<Boolean> lacking = SchemaMemo.byIdentity();
 
     public TableMapping(TableSchema schema) {
         this(schema, false);
