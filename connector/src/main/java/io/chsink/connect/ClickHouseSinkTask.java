@@ -168,7 +168,7 @@ public class ClickHouseSinkTask extends SinkTask {
             buffer.sealAll(t -> !pipeline.inserting(t) && !buffer.hasSealed(t));
         }
         submitSealed();
-        backpressure.apply(held, context.assignment(), delivery.mustComplete(), now, () -> describe(now));
+        backpressure.apply(held, context::assignment, delivery.mustComplete(), now, () -> describe(now));
         pacePolls();
         rewinds.batchDone();
         updateGauges(held);

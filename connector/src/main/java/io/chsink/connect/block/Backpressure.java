@@ -46,11 +46,13 @@ public final class Backpressure {
     /**
      * Pauses or resumes the assigned partitions for {@code held} bytes held.
      *
+     * @param assignment the task's partitions, asked only at the bound (the consumer copies its assignment into a new
+     *     set at each call: at hundreds of partitions, per put() a garbage the task need not make)
      * @param mustComplete partitions whose open block can only be completed by more of their records, oldest first
      * @param state what the task holds, for the WARN of a stalled task
      */
-    public void apply(long held, Set<TopicPartition> assigned, List<TopicPartition> mustComplete, long nowMs,
-            Supplier<String> state) {
+    public void apply(long held, Supplier<Set<TopicPartition>> assignment, List<TopicPartition> mustComplete,
+            long nowMs, Supplier<String> state) {
         if (!atBound(held)) {
             if (over) {
                 over = false;
@@ -65,6 +67,7 @@ public final class Backpressure {
             lastProgressMs = nowMs;
             lastWarnMs = nowMs;
         }
+        Set<TopicPartition> assigned = assignment.get();
         TopicPartition next = null;
         for (TopicPartition tp : mustComplete) {
             if (assigned.contains(tp)) {
