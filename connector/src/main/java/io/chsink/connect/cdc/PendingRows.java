@@ -52,7 +52,8 @@ final class PendingRows {
 
     /**
      * The keys whose last appended row is a delete, kept after its block is done, across all tables of the task: at
-     * most this many, oldest out first, their bytes counted in {@link #heldBytes} (about 5 MB at most).
+     * most this many, oldest out first (about 5 MB: {@link #deleteBytes}). Not counted in {@link #heldBytes}: no
+     * insert frees them, so at a small buffer.max.bytes they would keep the task paused at its bound for good.
      */
     static final int RECENT_DELETES = 10_000;
 
@@ -203,6 +204,11 @@ final class PendingRows {
     }
 
     long heldBytes() {
-        return heldBytes + deleteBytes;
+        return heldBytes;
+    }
+
+    /** The heap the deletes kept for their tombstones keep (at most {@link #RECENT_DELETES} of them). */
+    long deleteBytes() {
+        return deleteBytes;
     }
 }

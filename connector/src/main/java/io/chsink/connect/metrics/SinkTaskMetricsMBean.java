@@ -14,7 +14,10 @@ public interface SinkTaskMetricsMBean extends TableMetricsMBean {
     /** Records that write no row in the configured cdc.mode (Debezium tombstones after deletes, truncates). */
     long getRecordsWithoutRow();
 
-    /** Encoded bytes held in open, queued and in-flight blocks (bounded by buffer.max.bytes). */
+    /**
+     * Encoded bytes held in open, queued and in-flight blocks (bounded by buffer.max.bytes); cdc.mode=debezium adds
+     * the heap of the rows of blocks not yet inserted.
+     */
     long getBufferedBytes();
 
     /** Records taken by the task whose rows are not verified in ClickHouse yet (open, queued, in-flight blocks). */
