@@ -39,6 +39,22 @@ final class RowKey {
     static RowKey of(Object key, StringBuilder why) {
         List<String> cols = new ArrayList<>();
         List<Object> vals = new ArrayList<>();
+        if (key instanceof Struct && ((Struct) key).schema().fields().size() == 1) {
+            // The common key, one column: no lists to build and copy.
+            Field f = ((Struct) key).schema().fields().get(0);
+            Object v = io.chsink.connect.mapping.StructValues.get((Struct) key, f);
+            Schema.Type t = f.schema().type();
+            boolean integer = t == Schema.Type.INT8 || t == Schema.Type.INT16 || t == Schema.Type.INT32
+                    || t == Schema.Type.INT64;
+            if (integer && f.schema().name() == null && (v instanceof Long || v instanceof Integer
+                    || v instanceof Short || v instanceof Byte) || t == Schema.Type.BOOLEAN && v instanceof Boolean) {
+                return new RowKey(List.of(f.name()), List.of(v.toString()), PLAIN);
+            }
+            if (t == Schema.Type.STRING && v instanceof String) {
+                return new RowKey(List.of(f.name()), List.of((String) v), QUOTED);
+            }
+            // Anything else takes the general path, which names the reason.
+        }
         if (key instanceof Struct) {
             Struct s = (Struct) key;
             for (Field f : s.schema().fields()) {
