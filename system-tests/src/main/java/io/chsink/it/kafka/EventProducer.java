@@ -72,35 +72,98 @@ public final class EventProducer {
 
     /** Produces raw byte values (null: a tombstone), in order, to one partition. */
     public void produceBytes(String topic, int partition, Iterable<byte[]> values) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            for (byte[] v : values) {
-                producer.send(new ProducerRecord<>(topic, partition, null, v));
-            }
-            producer.flush();
-        }
+        List<byte[]> list = new java.util.ArrayList<>();
+        values.forEach(list::add);
+        sendInOrder(topic, partition, list);
     }
 
     /** Produces raw JSON strings (tests with hand-written records), in order, to one partition. */
     public void produceRaw(String topic, int partition, Iterable<String> values) {
+        List<byte[]> list = new java.util.ArrayList<>();
+        for (String v : values) {
+            list.add(v == null ? null : v.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        sendInOrder(topic, partition, list);
+    }
+
+    /**
+     * Sends the values in order to one partition. A loaded machine can make the broker refuse a batch
+     * (OutOfOrderSequenceException, seen right after a topic was created), and the producer then gives up on it and
+     * those after it, though a refused retry's first attempt may have been written. So what the partition holds
+     * since the start is read back: it must be a prefix of the values, and the rest is sent again, in order.
+     */
+    private void sendInOrder(String topic, int partition, List<byte[]> values) {
+        org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(topic, partition);
+        long start = endOffset(tp);
+        Failures failures = send(tp, values, 0);
+        for (int round = 0; round < 3 && failures.hasFailed(); round++) {
+            List<byte[]> held = readBack(tp, start);
+            for (int k = 0; k < held.size(); k++) {
+                if (k >= values.size() || !java.util.Arrays.equals(held.get(k), values.get(k))) {
+                    throw new IllegalStateException(tp + " holds " + held.size() + " records since offset " + start
+                            + " that are not the first of the " + values.size() + " sent (record " + k + " differs)",
+                            failures.first);
+                }
+            }
+            System.out.printf("EventProducer: %d records to %s not acknowledged; the partition holds the first %d of "
+                    + "%d: sending the other %d again%n", failures.failed.get(), tp, held.size(), values.size(),
+                    values.size() - held.size());
+            failures = send(tp, values, held.size());
+        }
+        failures.check(topic, values.size());
+    }
+
+    private Failures send(org.apache.kafka.common.TopicPartition tp, List<byte[]> values, int from) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        Failures failures = new Failures();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            Failures failures = new Failures();
-            long count = 0;
-            for (String v : values) {
-                producer.send(new ProducerRecord<>(topic, partition, null,
-                        v == null ? null : v.getBytes(java.nio.charset.StandardCharsets.UTF_8)), failures);
-                count++;
+            for (byte[] v : values.subList(from, values.size())) {
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(tp.topic(), tp.partition(), null, v);
+                producer.send(r, failures.of(r));
             }
             producer.flush();
-            failures.check(topic, count);
         }
+        return failures;
+    }
+
+    private org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer() {
+        Properties p = new Properties();
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        org.apache.kafka.common.serialization.ByteArrayDeserializer d =
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer();
+        return new org.apache.kafka.clients.consumer.KafkaConsumer<>(p, d, d);
+    }
+
+    private long endOffset(org.apache.kafka.common.TopicPartition tp) {
+        try (var c = consumer()) {
+            return c.endOffsets(List.of(tp), java.time.Duration.ofSeconds(60)).get(tp);
+        }
+    }
+
+    /** The values of the partition from {@code start} to its end now. */
+    private List<byte[]> readBack(org.apache.kafka.common.TopicPartition tp, long start) {
+        List<byte[]> out = new java.util.ArrayList<>();
+        try (var c = consumer()) {
+            long end = c.endOffsets(List.of(tp), java.time.Duration.ofSeconds(60)).get(tp);
+            c.assign(List.of(tp));
+            c.seek(tp, start);
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+            while (c.position(tp) < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + tp + " back from offset " + start);
+                }
+                for (var r : c.poll(java.time.Duration.ofMillis(500))) {
+                    if (r.offset() < end) {
+                        out.add(r.value());
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /**
