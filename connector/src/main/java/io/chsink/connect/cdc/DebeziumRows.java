@@ -1,12 +1,12 @@
 package io.chsink.connect.cdc;
 
-import io.chsink.connect.mapping.SchemaMemo;
 import com.clickhouse.client.api.Client;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
-import io.chsink.connect.schema.TableId;
+import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.StructValues;
+import io.chsink.connect.schema.TableId;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

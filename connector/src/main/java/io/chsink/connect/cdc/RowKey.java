@@ -37,32 +37,22 @@ final class RowKey {
      * form here; {@code why} (if not null) gets the reason then.
      */
     static RowKey of(Object key, StringBuilder why) {
-        List<String> cols = new ArrayList<>();
-        List<Object> vals = new ArrayList<>();
         if (key instanceof Struct && ((Struct) key).schema().fields().size() == 1) {
-            // The common key, one column: no lists to build and copy.
+            // The common key, one column: no lists to build and copy. Anything else takes the general path below,
+            // which names the reason.
             Field f = ((Struct) key).schema().fields().get(0);
             Object v = io.chsink.connect.mapping.StructValues.get((Struct) key, f);
-            Schema.Type t = f.schema().type();
-            boolean integer = t == Schema.Type.INT8 || t == Schema.Type.INT16 || t == Schema.Type.INT32
-                    || t == Schema.Type.INT64;
-            if (integer && f.schema().name() == null && (v instanceof Long || v instanceof Integer
-                    || v instanceof Short || v instanceof Byte) || t == Schema.Type.BOOLEAN && v instanceof Boolean) {
-                return new RowKey(List.of(f.name()), List.of(v.toString()), PLAIN);
+            String text = hasText(f.schema()) ? text(v) : null;
+            if (text != null) {
+                return new RowKey(List.of(f.name()), List.of(text), v instanceof String ? QUOTED : PLAIN);
             }
-            if (t == Schema.Type.STRING && v instanceof String) {
-                return new RowKey(List.of(f.name()), List.of((String) v), QUOTED);
-            }
-            // Anything else takes the general path, which names the reason.
         }
+        List<String> cols = new ArrayList<>();
+        List<Object> vals = new ArrayList<>();
         if (key instanceof Struct) {
             Struct s = (Struct) key;
             for (Field f : s.schema().fields()) {
-                Schema.Type t = f.schema().type();
-                boolean integer = t == Schema.Type.INT8 || t == Schema.Type.INT16 || t == Schema.Type.INT32
-                        || t == Schema.Type.INT64;
-                // Named integers are dates and times, whose text in ClickHouse is no number.
-                if (!(integer && f.schema().name() == null || t == Schema.Type.STRING || t == Schema.Type.BOOLEAN)) {
+                if (!hasText(f.schema())) {
                     if (why != null) {
                         why.append("key field '").append(f.name()).append("' is ").append(describe(f.schema()))
                                 .append(", which the connector cannot look up (integer, string and boolean keys can)");
@@ -94,14 +84,8 @@ final class RowKey {
         boolean[] quoted = new boolean[vals.size()];
         for (int i = 0; i < vals.size(); i++) {
             Object v = vals.get(i);
-            if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-                text.add(v.toString());
-            } else if (v instanceof Boolean) {
-                text.add(v.toString());
-            } else if (v instanceof String) {
-                text.add((String) v);
-                quoted[i] = true;
-            } else {
+            String t = text(v);
+            if (t == null) {
                 if (why != null) {
                     why.append("key field '").append(cols.get(i)).append("' is ")
                             .append(v == null ? "null" : v.getClass().getSimpleName())
@@ -109,10 +93,30 @@ final class RowKey {
                 }
                 return null;
             }
+            text.add(t);
+            quoted[i] = v instanceof String;
         }
         // Compact lists and, for a one-column key, shared flags: the cache holds a key per row (RowHeap.key).
         return new RowKey(List.copyOf(cols), List.copyOf(text), quoted.length != 1 ? quoted
                 : quoted[0] ? QUOTED : PLAIN);
+    }
+
+    /** A key field of a type with a text form here: an integer, a string, a boolean. */
+    private static boolean hasText(Schema s) {
+        Schema.Type t = s.type();
+        boolean integer = t == Schema.Type.INT8 || t == Schema.Type.INT16 || t == Schema.Type.INT32
+                || t == Schema.Type.INT64;
+        // Named integers are dates and times, whose text in ClickHouse is no number.
+        return integer && s.name() == null || t == Schema.Type.STRING || t == Schema.Type.BOOLEAN;
+    }
+
+    /** A key value's text as ClickHouse's toString gives it (a string as itself), or null for any other value. */
+    private static String text(Object v) {
+        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+                || v instanceof Boolean) {
+            return v.toString();
+        }
+        return v instanceof String ? (String) v : null;
     }
 
     private static final boolean[] QUOTED = {true};

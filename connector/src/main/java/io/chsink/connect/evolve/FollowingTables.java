@@ -1,7 +1,7 @@
 package io.chsink.connect.evolve;
 
-import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.RecordMappingException;
+import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableId;
