@@ -24,6 +24,7 @@ import io.chsink.connect.offset.ClosingCommit;
 import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.offset.HeldPolls;
 import io.chsink.connect.offset.OffsetTracker;
+import io.chsink.connect.offset.RefusedRows;
 import io.chsink.connect.offset.Rewinds;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
@@ -31,6 +32,7 @@ import io.chsink.connect.writer.BlockInserter;
 import io.chsink.connect.writer.ClientFactory;
 import io.chsink.connect.writer.InsertLimits;
 import io.chsink.connect.writer.InsertPipeline;
+import io.chsink.connect.writer.Narrowing;
 import io.chsink.connect.writer.RetryBudget;
 import io.chsink.connect.writer.RetryPolicy;
 import java.util.ArrayList;
@@ -83,6 +85,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private TableMappings tables;
     private Backpressure backpressure;
     private Rewinds rewinds;
+    /** Rows ClickHouse refused whose records are read again to be reported. */
+    private RefusedRows refused;
     /** The task's partitions; on a worker without KIP-793 it refuses records that transforms moved. */
     private final AssignedPartitions assigned = AssignedPartitions.forWorker();
     private ConnectException fatal;
@@ -119,7 +123,8 @@ public class ClickHouseSinkTask extends SinkTask {
                 delivery::beforeAttempt), INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
         backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
         heldPolls = new HeldPolls(config.debeziumCdc() ? config.cdcReadPolls() : 1);
-        rewinds = new Rewinds(consumption, heldPolls);
+        refused = new RefusedRows(consumption);
+        rewinds = new Rewinds(consumption, heldPolls, refused);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -137,18 +142,19 @@ public class ClickHouseSinkTask extends SinkTask {
 
     @Override
     public void put(Collection<SinkRecord> delivered) {
+        refused.batchStarts(assigned.lastOffsets(), rewinds.pending()); // Connect made the seeks asked for before
         collectCompletions();
         if (fatal != null) {
             throw fatal;
         }
-        assigned.check(delivered);
+        assigned.received(delivered);
         long now = System.currentTimeMillis();
         batchMs = now;
         if (!delivered.isEmpty()) {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
         stats.received(delivered.size());
-        Collection<SinkRecord> records = delivery.admit(delivered);
+        Collection<SinkRecord> records = delivery.admit(refused.filter(delivered, this::reportRefused));
         tables.resolve(records, now);
         Collection<SinkRecord> batch = heldPolls.with(records);
         if (rows.prepare(batch, heldPolls.mayHold(records, now))) {
@@ -337,6 +343,40 @@ public class ClickHouseSinkTask extends SinkTask {
         throw new ConnectException(e.getMessage(), e);
     }
 
+    /**
+     * ClickHouse refused some rows of a verified block (its other rows are in): with {@code errors.tolerance=all}
+     * their records are read again and reported ({@link RefusedRows}); else the task fails with the first of them.
+     */
+    private void refusedRows(InsertPipeline.Completion c) {
+        for (Narrowing.Refused x : c.refused) {
+            TopicPartition tp = c.block.rowPartition(x.row);
+            long offset = c.block.rowOffset(x.row);
+            String why = String.format("Cannot write record topic=%s partition=%d offset=%d: ClickHouse refused its "
+                    + "row in table %s: %s", tp.topic(), tp.partition(), offset, c.block.table().quoted(),
+                    x.failure.message());
+            if (!config.tolerateErrors() || reporter == null) {
+                if (fatal == null) {
+                    fatal = new ConnectException(why + " (" + c.refused.size() + " of the block's " + c.block.rows()
+                            + " rows refused, the other " + c.writtenRows + " inserted; with errors.tolerance=all "
+                            + "refused rows go to the dead-letter queue)");
+                    LOG.error(fatal.getMessage());
+                }
+                return;
+            }
+            if (assigned.owns(tp)) { // else revoked meanwhile: its next owner reads it from before this block
+                refused.refused(tp, offset, why);
+            }
+        }
+        refused.seekBack(rewinds.pending());
+    }
+
+    /** A record whose row ClickHouse refused, read again: to the error reporter (dead-letter queue). */
+    private void reportRefused(SinkRecord r, String why) {
+        stats.badRecord(router.tableFor(r.topic()));
+        LOG.warn("Sending record to the error reporter: {}", why);
+        reporter.report(r, new ConnectException(why));
+    }
+
     private void submitSealed() {
         List<TableBlock> taken;
         while (!(taken = buffer.takeSealed(t -> !pipeline.busy(t))).isEmpty()) {
@@ -353,10 +393,17 @@ public class ClickHouseSinkTask extends SinkTask {
             backpressure.progressed(System.currentTimeMillis());
             if (c.failure == null) {
                 verified = true;
-                rows.blockInserted(c.block);
+                if (c.refused.isEmpty()) {
+                    rows.blockInserted(c.block);
+                } else {
+                    rows.blockDropped(c.block); // not all its rows are in: none is cached as the table's
+                }
                 delivery.verified(c.block);
-                stats.inserted(c.block);
+                stats.inserted(c.block, c.refused.size());
                 LOG.debug("Inserted {} rows into {} in {} ms", c.block.rows(), c.block.table(), c.elapsedMs);
+                if (!c.refused.isEmpty()) {
+                    refusedRows(c);
+                }
                 recycler.offer(c.block);
             } else if (c.failure.tableMismatch() && tables.changedSince(c.block.table(), c.block.mapping())) {
                 replayWithNewColumns(c.block, c.failure.message());
@@ -470,6 +517,7 @@ public class ClickHouseSinkTask extends SinkTask {
         Map<TopicPartition, Long> notInBlocks = new HashMap<>(rewinds.pending());
         heldPolls.firstOffsets().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         delivery.uncommittable().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
+        refused.pending().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         Map<TopicPartition, OffsetAndMetadata> committable = OffsetTracker.committable(currentOffsets, pending,
                 notInBlocks);
         if (pipeline.failing() == null) { // during an outage the state table cannot take the marks either
@@ -512,6 +560,8 @@ public class ClickHouseSinkTask extends SinkTask {
      */
     @Override
     public void close(Collection<TopicPartition> partitions) {
+        Set<TopicPartition> revoked = new HashSet<>(partitions);
+        assigned.closed(revoked); // nothing completed below seeks them: they are the next owner's
         try {
             if (!pipeline.awaitAll(CLOSE_WAIT_MS)) {
                 LOG.warn("Inserts still in flight while partitions {} are revoked; their rows may be inserted twice",
@@ -521,18 +571,17 @@ public class ClickHouseSinkTask extends SinkTask {
             Thread.currentThread().interrupt();
         }
         collectCompletions();
-        Set<TopicPartition> revoked = new HashSet<>(partitions);
         heldPolls.drop(revoked);
         Collection<TableBlock> dropped = buffer.clear();
         dropped.forEach(rows::blockDropped);
         rows.revoked();
         rewinds.revoked(revoked);
+        refused.revoked(revoked);
         delivery.revoked(revoked);
         backpressure.revoked(revoked);
         rewinds.rewind(dropped, tp -> !revoked.contains(tp), "their blocks were dropped when partitions "
                 + partitions + " were revoked");
         rewinds.batchDone();
-        assigned.closed(revoked);
     }
 
     @Override

@@ -24,6 +24,13 @@ public final class TableBlock {
     private String lastTopic;
     private int lastPartition = -1;
     private long[] lastRange;
+    private TopicPartition lastTp;
+    /**
+     * Per row, where its record was read (12 bytes a row): a block ClickHouse refuses for some of its rows is narrowed
+     * down to them, and each refused row is reported by its record's coordinates.
+     */
+    private TopicPartition[] rowPartitions;
+    private long[] rowOffsets;
     private long firstTimestamp = -1;
     /** exactly_once: the recorded composition and token, once known; set before the block is inserted. */
     private volatile BlockManifest manifest;
@@ -47,6 +54,8 @@ public final class TableBlock {
         this.mapping = mapping;
         this.block = empty;
         this.createdAtMs = nowMs;
+        this.rowPartitions = new TopicPartition[256];
+        this.rowOffsets = new long[256];
     }
 
     /** Appends the record's row; on a mapping error nothing is added and the exception propagates. */
@@ -71,9 +80,36 @@ public final class TableBlock {
             lastTopic = topic;
             lastPartition = partition;
             lastRange = r;
+            lastTp = tp;
         }
         r[0] = Math.min(r[0], offset);
         r[1] = Math.max(r[1], offset);
+        int row = block.rows() - 1;
+        if (row == rowOffsets.length) {
+            int n = rowOffsets.length * 2;
+            rowOffsets = java.util.Arrays.copyOf(rowOffsets, n);
+            rowPartitions = java.util.Arrays.copyOf(rowPartitions, n);
+        }
+        rowOffsets[row] = offset;
+        rowPartitions[row] = lastTp;
+    }
+
+    /** The consumer partition of row {@code row}'s record (rows from 0, in insert order). */
+    public TopicPartition rowPartition(int row) {
+        checkRow(row);
+        return rowPartitions[row];
+    }
+
+    /** The consumer offset of row {@code row}'s record. */
+    public long rowOffset(int row) {
+        checkRow(row);
+        return rowOffsets[row];
+    }
+
+    private void checkRow(int row) {
+        if (row < 0 || row >= block.rows()) {
+            throw new IndexOutOfBoundsException("row " + row + " of a block of " + block.rows());
+        }
     }
 
     public BlockKey key() {

@@ -178,9 +178,10 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     }
 
     /** A block verified in ClickHouse. */
-    public void inserted(TableBlock block) {
-        inserted(block.rows(), block.sizeInBytes());
-        table(block.table()).inserted(block.rows(), block.sizeInBytes());
+    /** A verified block: its rows, less those ClickHouse refused ({@code refused}), are in the table. */
+    public void inserted(TableBlock block, int refused) {
+        inserted(block.rows() - refused, block.sizeInBytes());
+        table(block.table()).inserted(block.rows() - refused, block.sizeInBytes());
     }
 
     public void retriableException() {

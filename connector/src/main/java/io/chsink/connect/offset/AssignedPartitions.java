@@ -1,21 +1,27 @@
 package io.chsink.connect.offset;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * The partitions Connect gave the task ({@code open()} and {@code close()}), and the check a worker without KIP-793
- * needs: there a record carries only the coordinates the transforms left it ({@link Origin}), so a record whose topic
+ * The partitions Connect gave the task ({@code open()} and {@code close()}) and the last offset it handed over of
+ * each, and the check a worker without KIP-793 needs: there a record carries only the coordinates the transforms left it ({@link Origin}), so a record whose topic
  * or partition is not one the task consumes was moved by a transform, and the task cannot know which offset of its
  * own partitions the record stands for. Committing anyway would commit offsets of records not yet in ClickHouse (or
  * none at all), so the task stops with an error that says so. On Connect 3.6 and later nothing is checked.
  */
 public final class AssignedPartitions {
     private final Set<TopicPartition> assigned = new HashSet<>();
+    /** Whether open() was called: a task driven without it (tests) owns whatever it is given. */
+    private boolean known;
+    /** Per partition, the highest consumer offset handed to the task. */
+    private final Map<TopicPartition, Long> last = new HashMap<>();
     private final boolean check;
 
     /** @param check whether records are checked (false where the worker tells the consumer's coordinates) */
@@ -29,30 +35,55 @@ public final class AssignedPartitions {
     }
 
     public void opened(Collection<TopicPartition> partitions) {
+        known = true;
         assigned.addAll(partitions);
     }
 
     public void closed(Collection<TopicPartition> partitions) {
         assigned.removeAll(partitions);
+        last.keySet().removeAll(partitions);
     }
 
-    /** Throws when a record's topic and partition are not the task's (only where the worker cannot tell). */
-    public void check(Collection<SinkRecord> records) {
-        if (!check || assigned.isEmpty()) {
-            return; // no assignment known: a task driven without open() (tests)
-        }
-        String topic = null;
-        int partition = -1;
+    /**
+     * A batch Connect handed over: notes each partition's last offset, and throws when a record's topic and
+     * partition are not the task's (only where the worker cannot tell where a record was read).
+     */
+    public void received(Collection<SinkRecord> records) {
+        TopicPartition tp = null;
+        long max = -1;
         for (SinkRecord r : records) {
-            int p = r.kafkaPartition() == null ? -1 : r.kafkaPartition();
-            if (p == partition && r.topic().equals(topic)) {
-                continue;
+            if (!Origin.in(r, tp)) {
+                if (tp != null) {
+                    last.merge(tp, max, Math::max);
+                }
+                tp = Origin.of(r);
+                max = -1;
+                check(r, tp);
             }
-            topic = r.topic();
-            partition = p;
-            if (!assigned.contains(new TopicPartition(topic, partition))) {
-                throw new ConnectException(String.format("The record at topic '%s' partition %d offset %d is not "
-                        + "from a partition this task consumes (%s): a transform changed its topic or partition "
+            max = Math.max(max, Origin.offset(r));
+        }
+        if (tp != null) {
+            last.merge(tp, max, Math::max);
+        }
+    }
+
+    /** Whether the task consumes the partition now (always, while no assignment is known: no open() yet). */
+    public boolean owns(TopicPartition tp) {
+        return !known || assigned.contains(tp);
+    }
+
+    /** Per partition, the highest consumer offset handed to the task so far. */
+    public Map<TopicPartition, Long> lastOffsets() {
+        return last;
+    }
+
+    private void check(SinkRecord r, TopicPartition tp) {
+        if (check && known) { // no assignment known: a task driven without open() (tests)
+            String topic = tp.topic();
+            int partition = tp.partition();
+            if (!assigned.contains(tp)) {
+                throw new ConnectException(String.format("Record topic=%s partition=%d offset=%d is not from a "
+                        + "partition this task consumes (%s): a transform changed its topic or partition "
                         + "(RegexRouter, TimestampRouter, ByLogicalTableRouter and the like). This worker's Connect "
                         + "does not tell a sink task where such a record was read (KIP-793, Connect 3.6 and later), "
                         + "so its offset cannot be committed truthfully. Run the connector on Connect 3.6 or later, "

@@ -45,25 +45,6 @@ public final class Origin {
         return tp != null && tp.partition() == partition(r) && tp.topic().equals(topic(r));
     }
 
-    /** Whether a transform gave the record another topic, partition or offset than the consumer's. */
-    public static boolean moved(SinkRecord r) {
-        return KNOWN && (r.kafkaOffset() != r.originalKafkaOffset() || !r.topic().equals(r.originalTopic())
-                || !java.util.Objects.equals(r.kafkaPartition(), r.originalKafkaPartition()));
-    }
-
-    /**
-     * "topic 't' partition p offset o" as the consumer read the record, with the record's own coordinates after it
-     * when a transform changed them: what an error about the record names, so a user finds it in Kafka.
-     */
-    public static String describe(SinkRecord r) {
-        String at = "topic '" + topic(r) + "' partition " + partition(r) + " offset " + offset(r);
-        if (!moved(r)) {
-            return at;
-        }
-        return at + " (after transforms: topic '" + r.topic() + "' partition " + r.kafkaPartition() + " offset "
-                + r.kafkaOffset() + ")";
-    }
-
     private static boolean hasOriginals() {
         try {
             SinkRecord.class.getMethod("originalKafkaOffset");

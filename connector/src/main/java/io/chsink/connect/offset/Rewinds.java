@@ -21,11 +21,21 @@ public final class Rewinds {
     private final Consumption context;
     private final RewindTracker tracker = new RewindTracker();
     private final HeldPolls held;
+    private final RefusedRows refused;
 
     /** @param held the polls held back: a partition sought back loses its held records (they come again) */
     public Rewinds(Consumption context, HeldPolls held) {
+        this(context, held, new RefusedRows(context));
+    }
+
+    /**
+     * @param refused refused rows waiting to be reported: a seek never passes the first of a partition's, and the
+     *     records from the rewind's offset on are no replays of theirs
+     */
+    public Rewinds(Consumption context, HeldPolls held, RefusedRows refused) {
         this.context = context;
         this.held = held;
+        this.refused = refused;
     }
 
     /** Whether a record of the current batch will come again after a seek asked for: skip it. */
@@ -51,8 +61,11 @@ public final class Rewinds {
             return;
         }
         tracker.pending().forEach((tp, from) -> seek.computeIfPresent(tp, (k, v) -> Math.min(v, from)));
-        LOG.info("Rewinding {} to re-read records: {}", seek, why);
-        context.seek(seek);
+        refused.rewound(seek);
+        Map<TopicPartition, Long> to = new HashMap<>(seek);
+        refused.pending().forEach((tp, first) -> to.computeIfPresent(tp, (k, v) -> Math.min(v, first)));
+        LOG.info("Rewinding {} to re-read records: {}", to, why);
+        context.seek(to);
         tracker.requested(seek);
         held.drop(seek.keySet());
     }

@@ -38,6 +38,16 @@ public final class BlockInserter implements Inserter {
 
     @Override
     public long insert(TableBlock block) throws Exception {
+        return insert(block, 0, block.rows());
+    }
+
+    /**
+     * Rows [from, to) of the block; exactly_once sends a part with the block's token followed by
+     * {@code /rows-FROM-TO}, so that a rebuilt block's same part is deduplicated.
+     */
+    @Override
+    public long insert(TableBlock block, int from, int to) throws Exception {
+        boolean whole = from == 0 && to == block.rows();
         InsertSettings s = new InsertSettings();
         s.compressClientRequest(true);
         // Rows without a value for a column with a DEFAULT travel as NULL: let the server apply the default.
@@ -54,7 +64,8 @@ public final class BlockInserter implements Inserter {
         }
         if (block.manifest() != null) {
             // exactly_once: the recorded token, a synchronous deduplicated insert, whatever clickhouse.settings say.
-            s.serverSetting("insert_deduplication_token", block.manifest().token());
+            s.serverSetting("insert_deduplication_token", whole ? block.manifest().token()
+                    : block.manifest().token() + "/rows-" + from + "-" + to);
             s.serverSetting("insert_deduplicate", "1");
             s.serverSetting("async_insert", "0");
             if (settings.containsKey("deduplicate_insert")) {
@@ -64,15 +75,21 @@ public final class BlockInserter implements Inserter {
             }
         }
         try (InsertResponse r = client.insert(block.table().quoted(), block.mapping().quotedColumnNames(),
-                out -> block.nativeBlock().writeTo(out), ClickHouseFormat.Native, s)
+                out -> {
+                    if (whole) {
+                        block.nativeBlock().writeTo(out);
+                    } else {
+                        block.nativeBlock().writeTo(out, from, to);
+                    }
+                }, ClickHouseFormat.Native, s)
                 .get(timeoutMs, TimeUnit.MILLISECONDS)) {
             long written = r.getWrittenRows();
             // With a token a deduplicated insert may report its rows as written (26.7) or not (older servers):
             // the answer without error is the verification, the count proves nothing either way.
-            if (written < block.rows() && block.manifest() == null) {
+            if (written < to - from && block.manifest() == null) {
                 throw new IllegalStateException(String.format(
                         "ClickHouse reported %d rows written for a block of %d rows into %s", written,
-                        block.rows(), block.table()));
+                        to - from, block.table()));
             }
             return written;
         }

@@ -45,18 +45,43 @@ public final class InsertFailure {
      */
     private static final Set<Integer> TABLE_CHANGED_CODES = new HashSet<>(Arrays.asList(16, 10, 8, 20, 44, 47, 53, 70));
 
+    /**
+     * Server error codes that refuse a block for the values of some of its rows, before any of it is written (checked
+     * with ClickHouse 26.7): the same rows are refused again, the others are not. The task narrows such a block down
+     * to the rows refused ({@link Narrowing}).
+     * <pre>
+     *  469 VIOLATED_CONSTRAINT           a CHECK constraint ("... is violated at row N", N from 1 in the block)
+     *    6 CANNOT_PARSE_TEXT              27 CANNOT_PARSE_INPUT_ASSERTION_FAILED   38 CANNOT_PARSE_DATE
+     *   41 CANNOT_PARSE_DATETIME          69 ARGUMENT_OUT_OF_BOUND                 72 CANNOT_PARSE_NUMBER
+     *  117 INCORRECT_DATA                128 TOO_LARGE_ARRAY_SIZE                 131 TOO_LARGE_STRING_SIZE
+     *  190 SIZES_OF_ARRAYS_DONT_MATCH    321 VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE   349 CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+     *  407 DECIMAL_OVERFLOW
+     * </pre>
+     * Not among them: errors of the server's state (retried above), of the table's shape (TYPE_MISMATCH and the
+     * like: {@link #tableMismatch}), and throwIf in a materialized view (395), which may come after the table's own
+     * part was written.
+     */
+    private static final Set<Integer> ROW_CODES = new HashSet<>(Arrays.asList(
+            469, 6, 27, 38, 41, 69, 72, 117, 128, 131, 190, 321, 349, 407));
+
+    private static final java.util.regex.Pattern AT_ROW = java.util.regex.Pattern.compile(
+            "is violated at row (\\d+)\\.");
+
     private final boolean retriable;
     private final boolean tableMismatch;
+    /** The server's error code, or 0 when the failure is not the server's. */
+    private final int code;
     private final String message;
     private final Throwable cause;
 
     private InsertFailure(boolean retriable, String message, Throwable cause) {
-        this(retriable, false, message, cause);
+        this(retriable, false, 0, message, cause);
     }
 
-    private InsertFailure(boolean retriable, boolean tableMismatch, String message, Throwable cause) {
+    private InsertFailure(boolean retriable, boolean tableMismatch, int code, String message, Throwable cause) {
         this.retriable = retriable;
         this.tableMismatch = tableMismatch;
+        this.code = code;
         this.message = message;
         this.cause = cause;
     }
@@ -80,7 +105,7 @@ public final class InsertFailure {
                 text = "Access denied: " + text + " The user lacks a grant: an administrator can give it with the "
                         + "GRANT statement the message names (the connector needs INSERT on its target tables).";
             }
-            return new InsertFailure(retry, TABLE_CHANGED_CODES.contains(code), text, root);
+            return new InsertFailure(retry, TABLE_CHANGED_CODES.contains(code), code, text, root);
         }
         javax.net.ssl.SSLException ssl = find(t, javax.net.ssl.SSLException.class);
         if (ssl instanceof javax.net.ssl.SSLHandshakeException || ssl instanceof javax.net.ssl.SSLPeerUnverifiedException) {
@@ -141,6 +166,35 @@ public final class InsertFailure {
 
     public boolean retriable() {
         return retriable;
+    }
+
+    /** The server refused the block for the values of some of its rows: the others can be inserted without them. */
+    public boolean rowLevel() {
+        return ROW_CODES.contains(code);
+    }
+
+    /**
+     * The row, from 0 in the inserted rows, that the server names as the one refused ("is violated at row N"), or -1
+     * when the message names none.
+     */
+    public int refusedRow() {
+        if (code != 469) {
+            return -1;
+        }
+        java.util.regex.Matcher m = AT_ROW.matcher(message);
+        if (!m.find()) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(m.group(1)) - 1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The server's error code, or 0 when the failure did not come from the server. */
+    public int code() {
+        return code;
     }
 
     /** The server rejected the block's columns: the table may have changed since the block was encoded. */

@@ -36,12 +36,23 @@ public final class InsertPipeline implements AutoCloseable {
         public final long writtenRows;
         public final InsertFailure failure;
         public final long elapsedMs;
+        /**
+         * The rows ClickHouse refused on their own ({@link Narrowing}); the block's other rows are inserted. Empty
+         * for a block inserted whole.
+         */
+        public final List<Narrowing.Refused> refused;
 
         Completion(TableBlock block, long writtenRows, InsertFailure failure, long elapsedMs) {
+            this(block, writtenRows, failure, elapsedMs, List.of());
+        }
+
+        Completion(TableBlock block, long writtenRows, InsertFailure failure, long elapsedMs,
+                List<Narrowing.Refused> refused) {
             this.block = block;
             this.writtenRows = writtenRows;
             this.failure = failure;
             this.elapsedMs = elapsedMs;
+            this.refused = refused;
         }
     }
 
@@ -150,6 +161,10 @@ public final class InsertPipeline implements AutoCloseable {
                 } catch (Throwable t) {
                     listener.attempted(block, (System.nanoTime() - attemptStart) / 1_000_000, false);
                     InsertFailure f = t instanceof InterruptedException ? null : InsertFailure.classify(t);
+                    if (f != null && f.rowLevel() && !Thread.currentThread().isInterrupted()) {
+                        finish(narrow(block, f, start));
+                        return;
+                    }
                     if (f == null || !f.retriable() || Thread.currentThread().isInterrupted()) {
                         if (f == null) {
                             f = InsertFailure.classify(new java.io.InterruptedIOException("insert interrupted"));
@@ -175,6 +190,59 @@ public final class InsertPipeline implements AutoCloseable {
             }
         } finally {
             failing.remove(block);
+        }
+    }
+
+    /**
+     * ClickHouse refused the block for some of its rows: inserts the others ({@link Narrowing}); the completion names
+     * the rows refused, or the failure that stopped the narrowing.
+     */
+    private Completion narrow(TableBlock block, InsertFailure first, long start) {
+        LOG.warn("ClickHouse refused the block of {} rows into {} for some of its rows ({}); inserting it in parts "
+                + "to find them", block.rows(), block.table(), first.message());
+        Narrowing.Result r;
+        try {
+            r = Narrowing.run(block.rows(), first, (from, to) -> attemptPart(block, from, to));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Completion(block, 0, InsertFailure.classify(new java.io.InterruptedIOException(
+                    "insert interrupted while narrowing a refused block")), (System.nanoTime() - start) / 1_000_000);
+        }
+        long elapsed = (System.nanoTime() - start) / 1_000_000;
+        if (r.failure != null) {
+            return new Completion(block, r.insertedRows, r.failure, elapsed);
+        }
+        LOG.info("Inserted {} of {} rows into {} in {} inserts; {} rows refused by ClickHouse", r.insertedRows,
+                block.rows(), block.table(), r.inserts, r.refused.size());
+        return new Completion(block, r.insertedRows, null, elapsed, r.refused);
+    }
+
+    /** One part of a block being narrowed, retried like a whole block while its failure is retriable. */
+    private InsertFailure attemptPart(TableBlock block, int from, int to) throws InterruptedException {
+        long firstFailureMs = 0;
+        for (int attempt = 1;; attempt++) {
+            try {
+                inserter.insert(block, from, to);
+                failing.remove(block);
+                return null;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                InsertFailure f = InsertFailure.classify(e);
+                if (!f.retriable()) {
+                    failing.remove(block);
+                    return f;
+                }
+                if (firstFailureMs == 0) {
+                    firstFailureMs = System.currentTimeMillis();
+                }
+                failing.put(block, new Failing(firstFailureMs, f, attempt));
+                listener.retried(block, f);
+                long sleep = retry.delayMs(attempt);
+                LOG.warn("Insert of rows {} to {} of the block into {} failed (attempt {}), retrying in {} ms: {}",
+                        from, to - 1, block.table(), attempt, sleep, f.message());
+                Thread.sleep(sleep);
+            }
         }
     }
 

@@ -80,6 +80,45 @@ class InsertPipelineTest {
     }
 
     @Test
+    void aBlockRefusedForSomeRowsIsInsertedWithoutThem() throws Exception {
+        java.util.Set<Integer> bad = java.util.Set.of(2, 5);
+        List<String> parts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Inserter refusing = new Inserter() {
+            @Override
+            public long insert(TableBlock block) throws Exception {
+                return insert(block, 0, block.rows());
+            }
+
+            @Override
+            public long insert(TableBlock block, int from, int to) throws Exception {
+                parts.add(from + "-" + to);
+                for (int i = from; i < to; i++) {
+                    if (bad.contains(i)) {
+                        throw new com.clickhouse.client.api.ServerException(469, "Code: 469. DB::Exception: "
+                                + "Constraint `c` for table db.a (u) is violated at row " + (i - from + 1)
+                                + ". Expression: (x < 2). (VIOLATED_CONSTRAINT)", 500, "q");
+                    }
+                }
+                return to - from;
+            }
+        };
+        try (InsertPipeline p = new InsertPipeline(refusing, 1, 1, "test-narrow", new RetryPolicy(10, Long.MAX_VALUE),
+                InsertListener.NONE)) {
+            TableBlock b = block(A, 8);
+            p.submit(b);
+            p.awaitAll(10_000);
+            List<InsertPipeline.Completion> done = p.drain();
+            assertEquals(1, done.size());
+            InsertPipeline.Completion c = done.get(0);
+            assertNull(c.failure);
+            assertEquals(6, c.writtenRows);
+            assertEquals(List.of(2, 5), c.refused.stream().map(x -> x.row).collect(java.util.stream.Collectors.toList()));
+            assertEquals(5, b.rowOffset(5), "a refused row is found by its record's offset");
+            assertEquals(List.of("0-8", "0-2", "2-3", "3-8", "3-5", "5-6", "6-8"), parts);
+        }
+    }
+
+    @Test
     void aTableTakesAsManyInsertsAsAllowedOthersAreIndependent() throws Exception {
         hold = true;
         TableBlock a = block(A, 3);
