@@ -2,6 +2,7 @@ package io.chsink.connect.encoder;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 
 /**
  * Array(T), and Map(K, V) which ClickHouse lays out as Array(Tuple(K, V)): per row the running total of elements
@@ -72,5 +73,26 @@ public final class ArrayColumn extends NativeColumn {
     public void writeData(OutputStream out) throws IOException {
         offsets.writeTo(out);
         nested.writeData(out);
+    }
+
+    /**
+     * The range's offsets less the elements of the rows before it, and the nested column's slice of the range's
+     * elements: the offsets before and at the range's end say which (two reads of the offsets).
+     */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        long first = from == 0 ? 0 : offsets.reader((from - 1) * Long.BYTES).readLong();
+        long last = to == from ? first : offsets.reader((to - 1) * Long.BYTES).readLong();
+        return new CompositeSlice(CompositeSlice.NONE, out -> writeOffsets(out, from, to, first),
+                List.of(nested.slice((int) first, (int) last)));
+    }
+
+    private void writeOffsets(OutputStream out, int from, int to, long first) throws IOException {
+        ByteSink.Reader r = offsets.reader(from * Long.BYTES);
+        UIntWriter w = new UIntWriter(out, (long) (to - from) * Long.BYTES);
+        for (int i = from; i < to; i++) {
+            w.put(r.readLong() - first, Long.BYTES);
+        }
+        w.finish();
     }
 }

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * It grows by adding chunks (each twice the last, up to {@value #MAX_CHUNK} bytes: never a humongous object for G1), never by copying: a block that
  * ends at tens of megabytes leaves no trail of outgrown arrays behind, and its heap is at most its bytes plus one
  * chunk. {@link #clear()} keeps the chunks for the next block. A fixed-width value never straddles two chunks (the
- * rest of a chunk is left unused instead); byte runs and strings may.
+ * rest of a chunk is left unused instead); byte runs and strings may. A {@link Reader} reads the stream back, for
+ * slicing a block.
  */
 public final class ByteSink {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -200,5 +201,93 @@ public final class ByteSink {
             out.write(chunks[i], 0, used[i]);
         }
         out.write(buf, 0, pos);
+    }
+
+    /** Writes bytes [from, to) of the stream (what a slice of a column's rows takes from it). */
+    public void writeTo(OutputStream out, int from, int to) throws IOException {
+        int start = 0;
+        for (int i = 0; i <= cur && from < to; i++) {
+            int end = start + usedIn(i);
+            if (from < end) {
+                int n = Math.min(to, end) - from;
+                out.write(chunks[i], from - start, n);
+                from += n;
+            }
+            start = end;
+        }
+    }
+
+    /** Bytes written to chunk {@code i}, one of those up to the current one. */
+    private int usedIn(int i) {
+        return i == cur ? pos : used[i];
+    }
+
+    /** A reader of the stream from byte {@code position}. */
+    Reader reader(int position) {
+        return new Reader(position);
+    }
+
+    /**
+     * Reads the stream back, to find where a row's values lie when a block is sliced (the writer keeps no per-row
+     * positions). It relies on the layout the writer keeps: a fixed-width value or a varint lies within one chunk.
+     * Valid until the stream is written to again.
+     */
+    final class Reader {
+        private int chunk;
+        /** The position in {@link #chunk}: before its end unless the chunk is the current one. */
+        private int off;
+        /** The stream position where {@link #chunk} starts. */
+        private int start;
+
+        private Reader(int position) {
+            skip(position);
+        }
+
+        int position() {
+            return start + off;
+        }
+
+        void skip(int n) {
+            off += n;
+            while (chunk < cur && off >= usedIn(chunk)) {
+                off -= usedIn(chunk);
+                start += usedIn(chunk);
+                chunk++;
+            }
+        }
+
+        int readByte() {
+            int v = chunks[chunk][off] & 0xFF;
+            skip(1);
+            return v;
+        }
+
+        long readLong() {
+            long v = (long) LONG.get(chunks[chunk], off);
+            skip(8);
+            return v;
+        }
+
+        /** Unsigned LEB128, as {@link #putVarUInt} writes it. */
+        long readVarUInt() {
+            long v = 0;
+            for (int shift = 0;; shift += 7) {
+                int b = readByte();
+                v |= (long) (b & 0x7F) << shift;
+                if (b < 0x80) {
+                    return v;
+                }
+            }
+        }
+
+        void readBytes(byte[] dst, int dstOff, int len) {
+            while (len > 0) {
+                int n = Math.min(len, usedIn(chunk) - off);
+                System.arraycopy(chunks[chunk], off, dst, dstOff, n);
+                skip(n);
+                dstOff += n;
+                len -= n;
+            }
+        }
     }
 }

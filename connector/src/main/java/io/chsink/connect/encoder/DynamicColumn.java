@@ -100,34 +100,87 @@ public final class DynamicColumn extends NativeColumn {
 
     @Override
     public void writePrefix(OutputStream out) throws IOException {
-        ByteSink p = new ByteSink(64);
-        p.putLong(FLATTENED);
-        p.putVarUInt(typeNames.size());
-        for (String t : typeNames) {
-            p.putUtf8(t);
-        }
-        p.writeTo(out);
+        writeTypes(out, typeNames);
         for (NativeColumn c : columns) {
             c.writePrefix(out);
         }
     }
 
+    private static void writeTypes(OutputStream out, List<String> names) throws IOException {
+        ByteSink p = new ByteSink(64);
+        p.putLong(FLATTENED);
+        p.putVarUInt(names.size());
+        for (String t : names) {
+            p.putUtf8(t);
+        }
+        p.writeTo(out);
+    }
+
     @Override
     public void writeData(OutputStream out) throws IOException {
-        int nullIndex = typeNames.size();
-        boolean wide = nullIndex > 255;
-        ByteSink idx = new ByteSink(Math.max(16, rows * (wide ? 2 : 1)));
-        for (int r = 0; r < rows; r++) {
-            int v = indexes[r] < 0 ? nullIndex : indexes[r];
-            if (wide) {
-                idx.putShort(v);
-            } else {
-                idx.putByte(v);
-            }
-        }
-        idx.writeTo(out);
+        writeIndexes(out, 0, rows, null, typeNames.size());
         for (NativeColumn c : columns) {
             c.writeData(out);
         }
+    }
+
+    /**
+     * The indexes of rows [from, to) into a list of {@code typeCount} types, type {@code i} of the column being
+     * {@code renumber[i]} of the list (itself when {@code renumber} is null).
+     */
+    private void writeIndexes(OutputStream out, int from, int to, int[] renumber, int typeCount) throws IOException {
+        int width = typeCount > 255 ? 2 : 1;
+        UIntWriter idx = new UIntWriter(out, (long) (to - from) * width);
+        for (int r = from; r < to; r++) {
+            int i = indexes[r];
+            idx.put(i < 0 ? typeCount : (renumber == null ? i : renumber[i]), width);
+        }
+        idx.finish();
+    }
+
+    /** Whether some row of [from, to) holds a value (is not NULL). */
+    boolean hasValues(int from, int to) {
+        for (int r = from; r < to; r++) {
+            if (indexes[r] >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The types the range's rows hold, listed in the order they first appear there, each with its column's slice of
+     * the range's values: those follow the values of that type the rows before the range hold, counted from the
+     * indexes (kept in memory, one int a row).
+     */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        int n = columns.size();
+        int[] before = new int[n];
+        for (int r = 0; r < from; r++) {
+            if (indexes[r] >= 0) {
+                before[indexes[r]]++;
+            }
+        }
+        int[] within = new int[n];
+        int[] renumber = new int[n];
+        int[] order = new int[n];
+        int used = 0;
+        for (int r = from; r < to; r++) {
+            int i = indexes[r];
+            if (i >= 0 && within[i]++ == 0) {
+                renumber[i] = used;
+                order[used++] = i;
+            }
+        }
+        List<String> names = new ArrayList<>(used);
+        List<ColumnSlice> parts = new ArrayList<>(used);
+        for (int j = 0; j < used; j++) {
+            int i = order[j];
+            names.add(typeNames.get(i));
+            parts.add(columns.get(i).slice(before[i], before[i] + within[i]));
+        }
+        return new CompositeSlice(out -> writeTypes(out, names),
+                out -> writeIndexes(out, from, to, renumber, names.size()), parts);
     }
 }

@@ -23,4 +23,9 @@ public final class FixedStringColumn extends SingleStreamColumn {
     public void putDefault() {
         data.putZeros(length);
     }
+
+    @Override
+    void skipValues(ByteSink.Reader r, int count) {
+        r.skip(count * length);
+    }
 }

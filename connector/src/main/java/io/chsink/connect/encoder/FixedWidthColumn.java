@@ -38,4 +38,9 @@ public final class FixedWidthColumn extends SingleStreamColumn {
     public void putDefault() {
         data.putZeros(width);
     }
+
+    @Override
+    void skipValues(ByteSink.Reader r, int count) {
+        r.skip(count * width);
+    }
 }

@@ -2,6 +2,9 @@ package io.chsink.connect.encoder;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -10,7 +13,8 @@ import java.util.TreeMap;
  * 3, the number of dynamic paths and their names, then each typed path's prefix and each dynamic path's Dynamic
  * prefix; data = each typed path's column, then each dynamic path's Dynamic column, typed and dynamic paths each in
  * sorted order. Every path holds one value per row: a typed path its type's default when the row lacks it, a
- * dynamic path NULL. Dynamic paths are added as rows bring new ones.
+ * dynamic path NULL. Dynamic paths are added as rows bring new ones. A slice lists the dynamic paths its rows hold a
+ * value at: NULL at a path being the path's absence, a path NULL in all of them is left out.
  */
 public final class JsonColumn extends NativeColumn {
     private static final long FLATTENED = 3;
@@ -108,13 +112,7 @@ public final class JsonColumn extends NativeColumn {
 
     @Override
     public void writePrefix(OutputStream out) throws IOException {
-        ByteSink p = new ByteSink(64);
-        p.putLong(FLATTENED);
-        p.putVarUInt(dynamic.size());
-        for (String path : dynamic.keySet()) {
-            p.putUtf8(path);
-        }
-        p.writeTo(out);
+        writePaths(out, dynamic.keySet());
         for (NativeColumn c : typed.values()) {
             c.writePrefix(out);
         }
@@ -131,5 +129,37 @@ public final class JsonColumn extends NativeColumn {
         for (DynamicColumn d : dynamic.values()) {
             d.writeData(out);
         }
+    }
+
+    private static void writePaths(OutputStream out, Collection<String> dynamicPaths) throws IOException {
+        ByteSink p = new ByteSink(64);
+        p.putLong(FLATTENED);
+        p.putVarUInt(dynamicPaths.size());
+        for (String path : dynamicPaths) {
+            p.putUtf8(path);
+        }
+        p.writeTo(out);
+    }
+
+    /**
+     * Each typed path's slice of the range, then the slice of each dynamic path some row of the range holds a value
+     * at. A path NULL in every row of the range is left out: NULL at a dynamic path is the path's absence, so the rows
+     * read back the same; a fresh column would list such a path only if a row of the range named it with a null
+     * value (a union with no branch set).
+     */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        List<ColumnSlice> parts = new ArrayList<>();
+        for (NativeColumn c : typed.values()) {
+            parts.add(c.slice(from, to));
+        }
+        List<String> paths = new ArrayList<>();
+        for (Map.Entry<String, DynamicColumn> e : dynamic.entrySet()) {
+            if (e.getValue().hasValues(from, to)) {
+                paths.add(e.getKey());
+                parts.add(e.getValue().slice(from, to));
+            }
+        }
+        return new CompositeSlice(out -> writePaths(out, paths), CompositeSlice.NONE, parts);
     }
 }

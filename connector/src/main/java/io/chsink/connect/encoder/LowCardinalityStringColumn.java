@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,7 +18,6 @@ public final class LowCardinalityStringColumn extends NativeColumn {
     private static final long HAS_ADDITIONAL_KEYS = 1L << 9;
     /** Dictionary entries are counted at about this many bytes of map overhead each. */
     private static final int ENTRY_OVERHEAD = 64;
-    private static final int INDEX_CHUNK = 16 * 1024;
 
     private final boolean nullable;
     private final Map<String, Integer> dictionary = new HashMap<>();
@@ -113,12 +113,22 @@ public final class LowCardinalityStringColumn extends NativeColumn {
 
     @Override
     public void writeData(OutputStream out) throws IOException {
+        writeData(out, keyCount, keys::writeTo, 0, rows, null);
+    }
+
+    /**
+     * The data of rows [from, to) with a dictionary of {@code dictionarySize} keys (written by {@code dictionary}):
+     * index {@code i} of the column is written as {@code renumber[i]} (as is when {@code renumber} is null). The
+     * indexes go out through a small buffer: no copy of the whole column per insert.
+     */
+    private void writeData(OutputStream out, int dictionarySize, CompositeSlice.Stream dictionary, int from, int to,
+            int[] renumber) throws IOException {
         int indexType;
         int indexWidth;
-        if (keyCount <= 0x100) {
+        if (dictionarySize <= 0x100) {
             indexType = 0;
             indexWidth = 1;
-        } else if (keyCount <= 0x10000) {
+        } else if (dictionarySize <= 0x10000) {
             indexType = 1;
             indexWidth = 2;
         } else {
@@ -127,26 +137,70 @@ public final class LowCardinalityStringColumn extends NativeColumn {
         }
         ByteSink head = new ByteSink(16);
         head.putLong(HAS_ADDITIONAL_KEYS | indexType);
-        head.putLong(keyCount);
+        head.putLong(dictionarySize);
         head.writeTo(out);
-        keys.writeTo(out);
-        // The indexes go out through a small buffer: no copy of the whole column per insert.
-        ByteSink idx = new ByteSink(Math.min(8 + rows * indexWidth, INDEX_CHUNK + 8));
-        idx.putLong(rows);
-        for (int i = 0; i < rows; i++) {
-            int v = indexes[i];
-            if (indexWidth == 1) {
-                idx.putByte(v);
-            } else if (indexWidth == 2) {
-                idx.putShort(v);
-            } else {
-                idx.putInt(v);
-            }
-            if (idx.size() >= INDEX_CHUNK) {
-                idx.writeTo(out);
-                idx.clear();
+        dictionary.writeTo(out);
+        UIntWriter idx = new UIntWriter(out, 8 + (long) (to - from) * indexWidth);
+        idx.put(to - from, Long.BYTES);
+        for (int i = from; i < to; i++) {
+            idx.put(renumber == null ? indexes[i] : renumber[indexes[i]], indexWidth);
+        }
+        idx.finish();
+    }
+
+    /**
+     * The rows' own dictionary: the keys they use, renumbered in the order they first use them (after the NULL
+     * placeholder of the Nullable variant), as a fresh column of these rows numbers them. Reads the range's indexes
+     * (in memory) and the dictionary's bytes twice; copies the keys the range uses.
+     */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        int[] renumber = new int[keyCount];
+        Arrays.fill(renumber, -1);
+        int used = 0;
+        if (nullable) {
+            renumber[0] = used++;
+        }
+        for (int i = from; i < to; i++) {
+            if (renumber[indexes[i]] < 0) {
+                renumber[indexes[i]] = used++;
             }
         }
-        idx.writeTo(out);
+        byte[] dictionary = dictionary(renumber, used);
+        int sliceKeys = used;
+        return new CompositeSlice(this::writePrefix,
+                out -> writeData(out, sliceKeys, o -> o.write(dictionary), from, to, renumber), List.of());
+    }
+
+    /**
+     * The keys {@code renumber} keeps, as the dictionary writes them (length, UTF-8), in their new order: one pass
+     * finds where each key starts, a second copies the kept ones.
+     */
+    private byte[] dictionary(int[] renumber, int used) {
+        int[] starts = new int[keyCount + 1];
+        ByteSink.Reader r = keys.reader(0);
+        for (int k = 0; k < keyCount; k++) {
+            starts[k] = r.position();
+            r.skip((int) r.readVarUInt());
+        }
+        starts[keyCount] = r.position();
+        int[] at = new int[used + 1];
+        for (int k = 0; k < keyCount; k++) {
+            if (renumber[k] >= 0) {
+                at[renumber[k] + 1] = starts[k + 1] - starts[k];
+            }
+        }
+        for (int j = 0; j < used; j++) {
+            at[j + 1] += at[j];
+        }
+        byte[] dictionary = new byte[at[used]];
+        r = keys.reader(0);
+        for (int k = 0; k < keyCount; k++) {
+            if (renumber[k] >= 0) {
+                r.skip(starts[k] - r.position());
+                r.readBytes(dictionary, at[renumber[k]], starts[k + 1] - starts[k]);
+            }
+        }
+        return dictionary;
     }
 }

@@ -6,9 +6,10 @@ import java.io.OutputStream;
 /**
  * One column of a Native block under construction: typed values appended row by row, serialized in
  * ClickHouse's Native column layout. A row is opened with {@link #markRow()} and can be withdrawn with
- * {@link #rollbackRow()} when a later column of the same record rejects its value.
+ * {@link #rollbackRow()} when a later column of the same record rejects its value. {@link #slice} serializes a range
+ * of the values alone, found by reading the buffers back: appending keeps no per-row positions for it.
  */
-public abstract class NativeColumn {
+public abstract class NativeColumn implements ColumnSlice {
     private final String wireType;
 
     protected NativeColumn(String wireType) {
@@ -47,10 +48,27 @@ public abstract class NativeColumn {
         return sizeInBytes();
     }
 
-    /** Writes the serialization state prefix (non-empty for LowCardinality only). */
+    /**
+     * Writes the serialization state prefix: non-empty for LowCardinality, Variant, Dynamic and JSON, and for the
+     * columns holding them, which write their parts' prefixes.
+     */
+    @Override
     public void writePrefix(OutputStream out) throws IOException {
     }
 
     /** Writes the column's data for all rows. */
+    @Override
     public abstract void writeData(OutputStream out) throws IOException;
+
+    /**
+     * Values [from, to) of this column (rows of a block's column; elements of an array's; the values of one type of
+     * a Variant or Dynamic) serialized as a column that received just those values would write them: byte for byte,
+     * so a dictionary, a type list or a path list holds what those values use, in the order they first use it, and
+     * withdrawn rows leave no trace. The one exception is a JSON path that every value of the range holds NULL at: it
+     * is left out (see {@link JsonColumn}). Finding the range reads the column's buffers from their start, each a
+     * bounded number of times, so the cost is linear in the column's bytes; only what is renumbered (indexes,
+     * offsets) or reordered (a dictionary's keys) is copied, the rest is written from the buffers. The slice is valid
+     * until the column changes.
+     */
+    abstract ColumnSlice slice(int from, int to);
 }

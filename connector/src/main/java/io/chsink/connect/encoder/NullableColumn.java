@@ -2,6 +2,7 @@ package io.chsink.connect.encoder;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 
 /** Nullable(T): a null map (one byte per row, 1 = NULL) followed by the nested column with defaults at NULLs. */
 public final class NullableColumn extends NativeColumn {
@@ -75,5 +76,12 @@ public final class NullableColumn extends NativeColumn {
     public void writeData(OutputStream out) throws IOException {
         nulls.writeTo(out);
         nested.writeData(out);
+    }
+
+    /** The null map's bytes of the range (one per row) and the nested column's slice of the same range. */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        return new CompositeSlice(CompositeSlice.NONE, out -> nulls.writeTo(out, from, to),
+                List.of(nested.slice(from, to)));
     }
 }

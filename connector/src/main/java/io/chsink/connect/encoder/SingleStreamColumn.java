@@ -44,4 +44,18 @@ abstract class SingleStreamColumn extends NativeColumn {
     public final void writeData(OutputStream out) throws IOException {
         data.writeTo(out);
     }
+
+    /** The bytes of values [from, to), found by reading past the values before them. */
+    @Override
+    final ColumnSlice slice(int from, int to) {
+        ByteSink.Reader r = data.reader(0);
+        skipValues(r, from);
+        int start = r.position();
+        skipValues(r, to - from);
+        int end = r.position();
+        return out -> data.writeTo(out, start, end);
+    }
+
+    /** Moves {@code r} past {@code count} values of the stream. */
+    abstract void skipValues(ByteSink.Reader r, int count);
 }

@@ -19,4 +19,12 @@ public final class StringColumn extends SingleStreamColumn {
     public void putDefault() {
         data.putByte(0);
     }
+
+    /** Reads each value's length and skips its bytes. */
+    @Override
+    void skipValues(ByteSink.Reader r, int count) {
+        for (int i = 0; i < count; i++) {
+            r.skip((int) r.readVarUInt());
+        }
+    }
 }

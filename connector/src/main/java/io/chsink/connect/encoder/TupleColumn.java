@@ -2,6 +2,8 @@ package io.chsink.connect.encoder;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Tuple(T1, ..., Tn) and Point: the element columns one after the other (all prefixes first, then all data). */
 public final class TupleColumn extends NativeColumn {
@@ -62,5 +64,15 @@ public final class TupleColumn extends NativeColumn {
         for (NativeColumn e : elements) {
             e.writeData(out);
         }
+    }
+
+    /** Each element's slice of the same range (every element holds one value per row). */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        List<ColumnSlice> parts = new ArrayList<>(elements.length);
+        for (NativeColumn e : elements) {
+            parts.add(e.slice(from, to));
+        }
+        return new CompositeSlice(CompositeSlice.NONE, CompositeSlice.NONE, parts);
     }
 }

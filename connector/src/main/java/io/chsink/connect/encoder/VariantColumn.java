@@ -2,6 +2,8 @@ package io.chsink.connect.encoder;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Variant(T1, ..., Tn) in the BASIC discriminators mode: prefix = UInt64 mode 0 then each variant's prefix; data =
@@ -67,12 +69,16 @@ public final class VariantColumn extends NativeColumn {
 
     @Override
     public void writePrefix(OutputStream out) throws IOException {
-        ByteSink p = new ByteSink(8);
-        p.putLong(BASIC_MODE);
-        p.writeTo(out);
+        writeMode(out);
         for (NativeColumn v : variants) {
             v.writePrefix(out);
         }
+    }
+
+    private static void writeMode(OutputStream out) throws IOException {
+        ByteSink p = new ByteSink(8);
+        p.putLong(BASIC_MODE);
+        p.writeTo(out);
     }
 
     @Override
@@ -81,5 +87,27 @@ public final class VariantColumn extends NativeColumn {
         for (NativeColumn v : variants) {
             v.writeData(out);
         }
+    }
+
+    /**
+     * The range's discriminators as they are, and each variant's slice of the values the range chose it for: those
+     * follow the values the rows before the range chose it for, counted by reading the discriminators up to the end.
+     */
+    @Override
+    ColumnSlice slice(int from, int to) {
+        int[] before = new int[variants.length];
+        int[] within = new int[variants.length];
+        ByteSink.Reader r = discriminators.reader(0);
+        for (int row = 0; row < to; row++) {
+            int d = r.readByte();
+            if (d != NULL_DISCRIMINATOR) {
+                (row < from ? before : within)[d]++;
+            }
+        }
+        List<ColumnSlice> parts = new ArrayList<>(variants.length);
+        for (int i = 0; i < variants.length; i++) {
+            parts.add(variants[i].slice(before[i], before[i] + within[i]));
+        }
+        return new CompositeSlice(VariantColumn::writeMode, out -> discriminators.writeTo(out, from, to), parts);
     }
 }
