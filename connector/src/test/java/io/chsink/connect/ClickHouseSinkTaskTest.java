@@ -60,8 +60,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with ClickHouse's side in memory ({@link ClickHouseParts}: tables of one Int64 column, an inserter that holds,
  * fails or inserts as told, exactly_once's state table as a list) and a {@link SinkTaskContext} of our own that
  * keeps what the task asked of Connect. What is asserted is what Connect would commit: the offsets preCommit
- * returns for the consumer's partitions, against the rows the inserter got. Each scenario runs for both delivery
- * guarantees. Inserts run on the task's insert threads: a test holds them at the inserter's gate, and waits for
+ * returns for the consumer's partitions, against the rows the inserter got. The offset scenarios run for both
+ * delivery guarantees. Inserts run on the task's insert threads: a test holds them at the inserter's gate, and waits for
  * offsets to settle by polling as Connect does (an empty put, then preCommit) for a bounded time.
  */
 class ClickHouseSinkTaskTest {
