@@ -1,6 +1,5 @@
 package io.chsink.connect;
 
-import com.clickhouse.client.api.Client;
 import io.chsink.connect.block.Backpressure;
 import io.chsink.connect.block.BlockBuffer;
 import io.chsink.connect.block.BlockKey;
@@ -8,12 +7,9 @@ import io.chsink.connect.block.BlockRecycler;
 import io.chsink.connect.block.BlockSizing;
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.cdc.RowSource;
-import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
-import io.chsink.connect.delivery.Deliveries;
 import io.chsink.connect.delivery.Delivery;
-import io.chsink.connect.evolve.Evolutions;
 import io.chsink.connect.evolve.TableEvolution;
 import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
@@ -27,9 +23,6 @@ import io.chsink.connect.offset.OffsetTracker;
 import io.chsink.connect.offset.RefusedRows;
 import io.chsink.connect.offset.Rewinds;
 import io.chsink.connect.schema.TableId;
-import io.chsink.connect.schema.TableSchemaLoader;
-import io.chsink.connect.writer.BlockInserter;
-import io.chsink.connect.writer.ClientFactory;
 import io.chsink.connect.writer.InsertLimits;
 import io.chsink.connect.writer.InsertPipeline;
 import io.chsink.connect.writer.Narrowing;
@@ -42,6 +35,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -70,8 +64,10 @@ public class ClickHouseSinkTask extends SinkTask {
     private static final long COMMIT_WAIT_MS = 30_000;
     private static final int INSERT_CONCURRENCY = 4;
 
+    /** Makes the task's collaborators that talk to ClickHouse, at start ({@link ClickHouseParts}). */
+    private final Function<SinkConfig, ClickHouseParts> connect;
     private SinkConfig config;
-    private Client client;
+    private ClickHouseParts parts;
     private TableRouter router;
     private BlockBuffer buffer;
     /** Polls not yet appended, so that one read of current rows serves several (cdc.read.polls). */
@@ -97,6 +93,15 @@ public class ClickHouseSinkTask extends SinkTask {
     private SinkTaskMetrics stats;
     private RetryBudget retryBudget;
 
+    public ClickHouseSinkTask() {
+        this(ClickHouseParts::connect);
+    }
+
+    /** A task whose collaborators that talk to ClickHouse are {@code connect}'s (stand-ins in a unit test). */
+    ClickHouseSinkTask(Function<SinkConfig, ClickHouseParts> connect) {
+        this.connect = connect;
+    }
+
     @Override
     public String version() {
         return Version.get();
@@ -105,7 +110,7 @@ public class ClickHouseSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         config = new SinkConfig(props);
-        client = ClientFactory.create(config);
+        parts = connect.apply(config);
         router = new TableRouter(config);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());
         recycler = new BlockRecycler(BlockSizing.spareBytes(config.flushMaxBytes()));
@@ -115,12 +120,12 @@ public class ClickHouseSinkTask extends SinkTask {
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
         Consumption consumption = Consumption.of(context);
-        delivery = Deliveries.create(config, client, buffer, this::openBlock, name, this::partitionsOf, consumption);
-        rows = RowSources.create(config, client, stats::currentRowRead, stats::currentRowCacheHit);
-        evolution = Evolutions.create(config, client);
-        InsertLimits limits = new InsertLimits(client, delivery.insertsPerTable()); // per table, from its engine
-        pipeline = new InsertPipeline(new BlockInserter(client, config.insertSettings(), INSERT_TIMEOUT_MS,
-                delivery::beforeAttempt), INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
+        delivery = parts.delivery(buffer, this::openBlock, name, this::partitionsOf, consumption);
+        rows = parts.rows(stats::currentRowRead, stats::currentRowCacheHit);
+        evolution = parts.evolution();
+        InsertLimits limits = parts.limits(delivery.insertsPerTable()); // per table, from its engine
+        pipeline = new InsertPipeline(parts.inserter(INSERT_TIMEOUT_MS, delivery::beforeAttempt),
+                INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
         backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
         heldPolls = new HeldPolls(config.debeziumCdc() ? config.cdcReadPolls() : 1);
         refused = new RefusedRows(consumption);
@@ -130,7 +135,7 @@ public class ClickHouseSinkTask extends SinkTask {
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             reporter = null; // Connect before 2.6
         }
-        tables = new TableMappings(new TableSchemaLoader(client), router, config,
+        tables = new TableMappings(parts.schemas(), router, config,
                 config.tolerateErrors() && reporter != null, t -> {
                     delivery.checkTable(t);
                     rows.checkTable(t);
@@ -589,8 +594,8 @@ public class ClickHouseSinkTask extends SinkTask {
         if (pipeline != null) {
             pipeline.close();
         }
-        if (client != null) {
-            client.close();
+        if (parts != null) {
+            parts.close();
         }
         if (stats != null) {
             stats.unregister();
