@@ -5,6 +5,7 @@ import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
+import io.chsink.connect.config.TransformChain;
 import io.chsink.connect.evolve.EvolveChecks;
 import io.chsink.connect.exactlyonce.DedupCheck;
 import io.chsink.connect.exactlyonce.OffsetsReset;
@@ -93,7 +94,8 @@ public class ClickHouseSinkConnector extends SinkConnector {
 
     /**
      * Beyond the per-key checks: can the server be reached with these credentials, does the database exist,
-     * does every table that a listed topic routes to exist, and (exactly_once) does it deduplicate inserts, and is
+     * does every table that a listed topic routes to exist (when transforms may rename topics: every table that
+     * topic.to.table.map names; the others are checked when their first record arrives), and (exactly_once) does it deduplicate inserts, and is
      * the state table replicated where the table is? Is buffer.max.bytes above flush.max.bytes? With auto.create and
      * auto.evolve: has the user the grants their statements need, and will exactly_once accept created tables? Each
      * problem is reported on its key.
@@ -119,7 +121,8 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 return config; // per-key errors first; no point in connecting
             }
         }
-        new ServerCheck(new SinkConfig(connectorConfigs), connectorConfigs.get("topics"), values).run();
+        new ServerCheck(new SinkConfig(connectorConfigs), connectorConfigs.get("topics"),
+                TransformChain.mayRenameTopics(connectorConfigs), values).run();
         return config;
     }
 
@@ -154,7 +157,11 @@ public class ClickHouseSinkConnector extends SinkConnector {
         private final String topics;
         private final Map<String, ConfigValue> values;
 
-        ServerCheck(SinkConfig config, String topics, Map<String, ConfigValue> values) {
+        /** Whether transforms may rename topics: then the tables of {@code topics} are checked by the task. */
+        private final boolean renamed;
+
+        ServerCheck(SinkConfig config, String topics, boolean renamed, Map<String, ConfigValue> values) {
+            this.renamed = renamed;
             this.config = config;
             this.topics = topics;
             this.values = values;
@@ -208,8 +215,10 @@ public class ClickHouseSinkConnector extends SinkConnector {
             if (eo != null) {
                 error(SinkConfig.AUTO_CREATE_SETTINGS, eo);
             }
-            if (topics == null || topics.trim().isEmpty()) {
-                // topics.regex: tables are known only when topics appear; the grants must cover the database
+            boolean listed = topics != null && !topics.trim().isEmpty();
+            if (!listed || renamed) {
+                // topics.regex, or transforms that may rename topics: tables are known only when records arrive
+                // (the task checks each then); the grants must cover the database
                 String all = TableId.quote(config.database()) + ".*";
                 if (config.autoCreate()) {
                     errorIfAny(SinkConfig.AUTO_CREATE, EvolveChecks.createProblem(client, config, all));
@@ -217,11 +226,14 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 if (config.autoEvolve()) {
                     errorIfAny(SinkConfig.AUTO_EVOLVE, EvolveChecks.evolveProblem(client, config, all));
                 }
-                return;
+                if (!listed) {
+                    return;
+                }
             }
             TableRouter router = new TableRouter(config);
             Map<String, TableId> tables = new LinkedHashMap<>();
-            for (String topic : topics.split(",")) {
+            // Under renaming transforms only the topics topic.to.table.map names are known to reach the sink.
+            for (String topic : renamed ? config.topicTables().keySet() : List.of(topics.split(","))) {
                 String t = topic.trim();
                 if (!t.isEmpty()) {
                     tables.putIfAbsent(t, router.tableFor(t));

@@ -19,6 +19,7 @@ import io.chsink.connect.mapping.MissingTables;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.metrics.SinkTaskMetrics;
+import io.chsink.connect.offset.AssignedPartitions;
 import io.chsink.connect.offset.ClosingCommit;
 import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.offset.HeldPolls;
@@ -82,6 +83,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private TableMappings tables;
     private Backpressure backpressure;
     private Rewinds rewinds;
+    /** The task's partitions; on a worker without KIP-793 it refuses records that transforms moved. */
+    private final AssignedPartitions assigned = AssignedPartitions.forWorker();
     private ConnectException fatal;
     /** When put() last received records. */
     private long lastRecordsMs;
@@ -138,6 +141,7 @@ public class ClickHouseSinkTask extends SinkTask {
         if (fatal != null) {
             throw fatal;
         }
+        assigned.check(delivered);
         long now = System.currentTimeMillis();
         batchMs = now;
         if (!delivered.isEmpty()) {
@@ -381,15 +385,19 @@ public class ClickHouseSinkTask extends SinkTask {
                 + reason + ")");
     }
 
-    /** How many of the task's partitions are routed to the table. */
+    /**
+     * How many of the task's partitions are routed to the table by their own topic names; when none is (transforms
+     * rename the topics, so which partitions feed a table shows only as records arrive), all of them: an upper bound.
+     */
     private int partitionsOf(TableId table) {
         int n = 0;
-        for (TopicPartition tp : context.assignment()) {
+        Set<TopicPartition> all = context.assignment();
+        for (TopicPartition tp : all) {
             if (router.tableFor(tp.topic()).equals(table)) {
                 n++;
             }
         }
-        return n;
+        return n > 0 ? n : all.size();
     }
 
     /** Bytes held in open, queued and in-flight blocks: what buffer.max.bytes bounds. */
@@ -491,6 +499,7 @@ public class ClickHouseSinkTask extends SinkTask {
 
     @Override
     public void open(Collection<TopicPartition> partitions) {
+        assigned.opened(partitions);
         tables.assigned(partitions);
         backpressure.opened(partitions);
     }
@@ -523,6 +532,7 @@ public class ClickHouseSinkTask extends SinkTask {
         rewinds.rewind(dropped, tp -> !revoked.contains(tp), "their blocks were dropped when partitions "
                 + partitions + " were revoked");
         rewinds.batchDone();
+        assigned.closed(revoked);
     }
 
     @Override

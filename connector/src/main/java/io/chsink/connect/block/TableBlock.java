@@ -2,6 +2,7 @@ package io.chsink.connect.block;
 
 import io.chsink.connect.encoder.NativeBlock;
 import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
 import java.util.Collections;
 import java.util.HashMap;
@@ -11,7 +12,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * The rows collected for one table since its last insert, from any number of partitions, with the offset range
- * each partition contributed. The unit of insert, of verification and of offset advance.
+ * each partition contributed (the consumer's partitions and offsets: {@link Origin}). The unit of insert, of verification and of offset advance.
  */
 public final class TableBlock {
     private final BlockKey key;
@@ -54,18 +55,21 @@ public final class TableBlock {
         if (firstTimestamp < 0 && block.rows() == 1) {
             firstTimestamp = record.timestamp() == null ? 0 : record.timestamp();
         }
-        long offset = record.kafkaOffset();
+        // Offsets are the consumer's (Origin): Connect commits those, whatever the transforms did to the record.
+        long offset = Origin.offset(record);
+        int partition = Origin.partition(record);
+        String topic = Origin.topic(record);
         long[] r = lastRange;
         // Consecutive records mostly share a partition: skip the map lookup (and the TopicPartition) then.
-        if (r == null || record.kafkaPartition() != lastPartition || !record.topic().equals(lastTopic)) {
-            TopicPartition tp = new TopicPartition(record.topic(), record.kafkaPartition());
+        if (r == null || partition != lastPartition || !topic.equals(lastTopic)) {
+            TopicPartition tp = new TopicPartition(topic, partition);
             r = ranges.get(tp);
             if (r == null) {
                 r = new long[] {offset, offset};
                 ranges.put(tp, r);
             }
-            lastTopic = record.topic();
-            lastPartition = record.kafkaPartition();
+            lastTopic = topic;
+            lastPartition = partition;
             lastRange = r;
         }
         r[0] = Math.min(r[0], offset);

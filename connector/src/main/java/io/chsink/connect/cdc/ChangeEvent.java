@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.offset.Origin;
 import java.util.List;
 import java.util.Locale;
 import org.apache.kafka.connect.data.Schema;
@@ -188,7 +189,7 @@ final class ChangeEvent {
                     return rule.binlog(topic, file(source.get("file"), "source.file"),
                             number(source.get("pos"), "source.pos"), rowOrZero(source.get("row"), "source.row"));
                 default:
-                    return rule.kafkaOffset(topic, record.kafkaOffset());
+                    return rule.kafkaOffset(topic, Origin.offset(record));
             }
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
@@ -213,7 +214,7 @@ final class ChangeEvent {
                             number(row.get(p + "pos"), p + "pos"), rowOrZero(row.get(p + "row"), p + "row"));
                 }
             }
-            return rule.kafkaOffset(topic, record.kafkaOffset());
+            return rule.kafkaOffset(topic, Origin.offset(record));
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
         }

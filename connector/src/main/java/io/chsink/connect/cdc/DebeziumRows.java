@@ -6,6 +6,7 @@ import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.StructValues;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -370,10 +371,10 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (k == null || layout != null && !layout.types.keySet().containsAll(k.columns)) {
             return; // toRow reports why, where the current row is needed
         }
-        if (recent.find(table, k, r.topic(), partitionOf(r), columns) != null) {
+        if (recent.find(table, k, Origin.topic(r), Origin.partition(r), columns) != null) {
             // Cached: rows enter the cache between batches; a held record's key is looked up again before the read
             // (should it have left even so, toRow reads the key).
-            seenCached.add(new CachedNeed(table, k, r.topic(), partitionOf(r), columns, after));
+            seenCached.add(new CachedNeed(table, k, Origin.topic(r), Origin.partition(r), columns, after));
             return;
         }
         addNeed(needs, table, k, columns, after);
@@ -692,7 +693,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (p != null) {
             return p;
         }
-        CurrentRow c = recent.find(table, key, record.topic(), partitionOf(record), columns);
+        CurrentRow c = recent.find(table, key, Origin.topic(record), Origin.partition(record), columns);
         if (c != null) {
             hits++;
             cacheHits.run();
@@ -791,7 +792,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         } else {
             return;
         }
-        RowVersion before = pending.appended(table, key, version, deleted, v, block, row.topic(), partitionOf(row));
+        RowVersion before = pending.appended(table, key, version, deleted, v, block, Origin.topic(row),
+                Origin.partition(row));
         if (before != null && before.compareTo(version) > 0) {
             versionWentBack(row, table, key, before, version);
         }
@@ -815,7 +817,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                         + "The source's log restarted at lower positions (a failover to another server, a new "
                         + "cluster, a re-created topic): once every record of the old log is consumed, raise {} (or "
                         + "{} for its topics) by one. (Logged at most every 10 minutes per table.)", table.quoted(),
-                key, row.topic(), row.kafkaPartition(), row.kafkaOffset(), now, before,
+                key, Origin.topic(row), Origin.partition(row), Origin.offset(row), now, before,
                 SinkConfig.CDC_VERSION_EPOCH, SinkConfig.CDC_VERSION_EPOCH_MAP);
     }
 
@@ -872,11 +874,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     long recentBytes() {
         return recent.bytes();
-    }
-
-    private static int partitionOf(SinkRecord r) {
-        Integer p = r.kafkaPartition();
-        return p == null ? -1 : p;
     }
 
     // ---------------------------------------------------------------- the rest

@@ -96,12 +96,14 @@ public final class SinkConfig extends AbstractConfig {
                             + "'async_insert=0,insert_quorum=2'.",
                     GROUP_CONNECTION, 5, Width.LONG, "Insert settings")
             .define(TABLE_NAME_FORMAT, Type.STRING, "${topic}", new NonEmpty(), Importance.MEDIUM,
-                    "Target table name for a topic; ${topic} is replaced by the topic name. The table is looked "
-                            + "up in clickhouse.database and must exist (unless auto.create is on).",
+                    "Target table name for a topic; ${topic} is replaced by the topic name as the transforms leave "
+                            + "it. The table is looked up in clickhouse.database and must exist (unless auto.create "
+                            + "is on).",
                     GROUP_ROUTING, 1, Width.MEDIUM, "Table name format")
             .define(TOPIC_TO_TABLE_MAP, Type.STRING, "", new TableMapValidator(), Importance.MEDIUM,
                     "Explicit topic to table routes, comma-separated 'topic:table' or 'topic:database.table' "
-                            + "pairs. A topic listed here ignores table.name.format.",
+                            + "pairs, by the topic name as the transforms leave it. A topic listed here ignores "
+                            + "table.name.format.",
                     GROUP_ROUTING, 2, Width.LONG, "Topic to table map")
             .define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
                     "Create a missing target table from the first record routed to it: columns from the value "

@@ -8,6 +8,7 @@ import io.chsink.connect.config.DeliveryGuarantee;
 import io.chsink.connect.delivery.BlockOpener;
 import io.chsink.connect.delivery.Delivery;
 import io.chsink.connect.offset.Consumption;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * partition. A rebuild is sealed only by its owner, when its offset range is complete, never by time, size or
  * memory pressure: {@link #mustComplete()} names the partitions whose consumption must go on until then. What
  * preCommit returns is stored as each partition's handled mark ({@link HandledOffsets}): blocks below it are pruned
- * while the task runs, and records below it that Connect delivers again are dropped ({@link #admit}).
+ * while the task runs, and records below it that Connect delivers again are dropped ({@link #admit}). Partitions and
+ * offsets, in blocks, in the state table and in the handled marks, are the consumer's ({@link Origin}): a transform
+ * that renames topics changes the table a record goes to, never the partition its block is recorded under.
  */
 public final class ExactlyOnceDelivery implements Delivery {
     private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceDelivery.class);
@@ -64,6 +67,8 @@ public final class ExactlyOnceDelivery implements Delivery {
     /** Per loaded partition, its epoch (offsets altered through the REST API: docs/exactly-once.md). */
     private final Map<TopicPartition, Long> epochs = new HashMap<>();
     private TopicPartition lastTp;
+    /** Per partition, the key of the last new block a record of it went to (its table may change: transforms). */
+    private final Map<TopicPartition, BlockKey> lastNewBlock = new HashMap<>();
     /** Per loaded partition, its handled mark and what is prunable below it. */
     private final HandledOffsets handled = new HandledOffsets();
     private final Consumption consumption;
@@ -113,8 +118,8 @@ public final class ExactlyOnceDelivery implements Delivery {
         for (SinkRecord r : records) {
             TopicPartition tp = partitionOf(r);
             HandledOffsets.Decision d = HandledOffsets.Decision.KEEP;
-            if (!handled.keepsFrom(tp, r.kafkaOffset())) {
-                HandledOffsets.Outcome o = handled.isLoaded(tp) ? handled.next(tp, r.kafkaOffset(), timestampOf(r))
+            if (!handled.keepsFrom(tp, Origin.offset(r))) {
+                HandledOffsets.Outcome o = handled.isLoaded(tp) ? handled.next(tp, Origin.offset(r), timestampOf(r))
                         : load(tp, r);
                 d = o.decision();
                 if (o.log() != null) {
@@ -158,20 +163,20 @@ public final class ExactlyOnceDelivery implements Delivery {
     private HandledOffsets.Outcome load(TopicPartition tp, SinkRecord first) {
         RecordedPartition state;
         try {
-            state = store().load(tp, first.kafkaOffset());
+            state = store().load(tp, Origin.offset(first));
         } catch (RuntimeException ex) {
             throw new RetriableException("Could not read the recorded blocks of " + tp
                     + " from the exactly-once state table: " + ex.getMessage(), ex);
         }
         epochs.put(tp, state.epoch());
         List<BlockManifest> blocks = state.blocks();
-        boolean stale = planner.loaded(tp, blocks, first.kafkaOffset(), timestampOf(first));
+        boolean stale = planner.loaded(tp, blocks, Origin.offset(first), timestampOf(first));
         if (stale) {
             LOG.warn("{}: the recorded blocks from offset {} belong to an earlier topic of the same name (record "
-                    + "timestamps differ); ignoring them", tp, first.kafkaOffset());
+                    + "timestamps differ); ignoring them", tp, Origin.offset(first));
             blocks = List.of();
         }
-        HandledOffsets.Outcome o = handled.first(tp, state.mark(), state.blocksBelow(), blocks, first.kafkaOffset(),
+        HandledOffsets.Outcome o = handled.first(tp, state.mark(), state.blocksBelow(), blocks, Origin.offset(first),
                 timestampOf(first));
         if (stale) {
             forget(tp, "the recorded blocks");
@@ -248,13 +253,13 @@ public final class ExactlyOnceDelivery implements Delivery {
     @Override
     public TableBlock blockFor(SinkRecord r, TableId routed, TableBlock cached) {
         TopicPartition tp = partitionOf(r);
-        BlockManifest m = planner.blockOf(tp, r.kafkaOffset());
+        BlockManifest m = planner.blockOf(tp, Origin.offset(r));
         Rebuild prev = rebuilding.get(tp);
         if (prev != null) {
             TableBlock b = buffer.open(prev.key);
             if (b == null || b.manifest() != m) {
                 if (b != null && b.isReplay()) {
-                    sealRebuilt(b, "offset " + r.kafkaOffset() + " is past it");
+                    sealRebuilt(b, "offset " + Origin.offset(r) + " is past it");
                 }
                 rebuilding.remove(tp);
             } else {
@@ -262,10 +267,13 @@ public final class ExactlyOnceDelivery implements Delivery {
             }
         }
         BlockKey key = BlockKey.of(m != null ? m.table() : routed, tp);
+        if (m == null) {
+            endOtherTablesBlock(tp, key);
+        }
         TableBlock b = buffer.open(key);
         if (b != null && b.manifest() != m) {
             if (b.isReplay()) {
-                sealRebuilt(b, "offset " + r.kafkaOffset() + " is past it");
+                sealRebuilt(b, "offset " + Origin.offset(r) + " is past it");
             } else {
                 buffer.seal(key); // a new block ends where a recorded one begins
             }
@@ -288,6 +296,22 @@ public final class ExactlyOnceDelivery implements Delivery {
         return b;
     }
 
+    /**
+     * A partition's blocks must cover consecutive ranges of its offsets, so that a rebuild finds each record's block by
+     * its offset alone. A transform can route one partition's records to several tables (TimestampRouter at a day's
+     * end, a router reading the value): a record for another table than the partition's open new block ends that
+     * block first.
+     */
+    private void endOtherTablesBlock(TopicPartition tp, BlockKey key) {
+        BlockKey last = lastNewBlock.put(tp, key);
+        if (last != null && !last.equals(key)) {
+            TableBlock open = buffer.open(last);
+            if (open != null && !open.isReplay()) {
+                buffer.seal(last);
+            }
+        }
+    }
+
     /** Every record is looked up again: its partition's recorded ranges decide its block. */
     @Override
     public TableBlock appended(SinkRecord r, TableId routed, TableBlock block) {
@@ -303,11 +327,11 @@ public final class ExactlyOnceDelivery implements Delivery {
     /** After a record was appended, dead-lettered or skipped: seals a rebuild it completes, or a full new block. */
     private void completed(SinkRecord r, TableId routed) {
         TopicPartition tp = partitionOf(r);
-        BlockManifest m = planner.blockOf(tp, r.kafkaOffset());
+        BlockManifest m = planner.blockOf(tp, Origin.offset(r));
         if (m != null) {
             BlockKey key = BlockKey.of(m.table(), tp);
             TableBlock b = buffer.open(key);
-            if (b != null && b.isReplay() && r.kafkaOffset() >= m.lastOffset()) {
+            if (b != null && b.isReplay() && Origin.offset(r) >= m.lastOffset()) {
                 sealRebuilt(b, null);
                 rebuilding.remove(tp);
             }
@@ -373,6 +397,7 @@ public final class ExactlyOnceDelivery implements Delivery {
         handled.revoked(partitions);
         rebuilding.keySet().removeAll(partitions);
         epochs.keySet().removeAll(partitions);
+        lastNewBlock.keySet().removeAll(partitions);
     }
 
     /** One insert per table: a partition's blocks land in order (docs/exactly-once.md, I5). */
@@ -430,8 +455,8 @@ public final class ExactlyOnceDelivery implements Delivery {
 
     private TopicPartition partitionOf(SinkRecord r) {
         TopicPartition tp = lastTp;
-        if (tp == null || tp.partition() != r.kafkaPartition() || !tp.topic().equals(r.topic())) {
-            tp = new TopicPartition(r.topic(), r.kafkaPartition());
+        if (!Origin.in(r, tp)) {
+            tp = Origin.of(r);
             lastTp = tp;
         }
         return tp;

@@ -14,6 +14,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * ({@code cdc.read.polls}): the row source asks for it when a poll needs rows it does not have. Held records are in
  * no block, so until they are, nothing from a held record's offset on may be committed ({@link #firstOffsets}); a
  * partition revoked or sought back loses its held records (they come again, to this task or the next owner).
+ * Partitions and offsets are the consumer's ({@link Origin}).
  */
 public final class HeldPolls {
     /** The longest a held poll waits for the ones after it. */
@@ -57,10 +58,10 @@ public final class HeldPolls {
         String topic = null;
         int partition = -1;
         for (SinkRecord r : poll) {
-            if (r.kafkaPartition() != partition || !r.topic().equals(topic)) {
-                topic = r.topic();
-                partition = r.kafkaPartition();
-                first.putIfAbsent(new TopicPartition(topic, partition), r.kafkaOffset());
+            if (Origin.partition(r) != partition || !Origin.topic(r).equals(topic)) {
+                topic = Origin.topic(r);
+                partition = Origin.partition(r);
+                first.putIfAbsent(new TopicPartition(topic, partition), Origin.offset(r));
             }
         }
     }
@@ -77,7 +78,7 @@ public final class HeldPolls {
         if (records.isEmpty() || Collections.disjoint(first.keySet(), partitions)) {
             return;
         }
-        records.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.kafkaPartition())));
+        records.removeIf(r -> partitions.contains(Origin.of(r)));
         first.keySet().removeAll(partitions);
         if (records.isEmpty()) {
             clear();

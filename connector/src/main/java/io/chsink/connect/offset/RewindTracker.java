@@ -13,7 +13,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * Partitions the task sought back (context.offset) to re-read the records of blocks it dropped. Connect seeks at
  * its next poll, so records of the batch being processed at or after the rewind point come again and must be
  * skipped; and until a record of the partition arrives after the seek, nothing at or after the rewind point may
- * be committed.
+ * be committed. Partitions and offsets are the consumer's ({@link Origin}): those are the ones Connect seeks.
  */
 public final class RewindTracker {
     private final Map<TopicPartition, Long> pending = new HashMap<>();
@@ -32,13 +32,13 @@ public final class RewindTracker {
         if (pending.isEmpty()) {
             return false;
         }
-        TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
+        TopicPartition tp = Origin.of(r);
         Long from = pending.get(tp);
         if (from == null) {
             return false;
         }
         if (inCurrentBatch.contains(tp)) {
-            return r.kafkaOffset() >= from;
+            return Origin.offset(r) >= from;
         }
         pending.remove(tp); // a record of a later batch: the seek is done, the record is back in a block
         return false;

@@ -537,8 +537,10 @@ class CurrentRowsTest {
     private static final TableId ITEMS = new TableId("default", "items");
 
     /** The record as it came through another partition of its topic. */
+    /** The record as read from another partition (not moved there by a transform: newRecord would keep the first). */
     private static SinkRecord viaPartition(SinkRecord r, int partition) {
-        return r.newRecord(r.topic(), partition, r.keySchema(), r.key(), r.valueSchema(), r.value(), r.timestamp());
+        return new SinkRecord(r.topic(), partition, r.keySchema(), r.key(), r.valueSchema(), r.value(),
+                r.kafkaOffset(), r.timestamp(), r.timestampType(), r.headers());
     }
 
     /** Appends the batch to a new block and sees it inserted. */

@@ -188,6 +188,39 @@ class ExactlyOnceDeliveryTest {
     }
 
     @Test
+    void renamedRecordsAreRecordedUnderTheConsumersPartitionAndAPartitionsBlocksNeverOverlap() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Life life = new Life(store);
+        TableId day1 = new TableId("db", "events-20260101");
+        TableId day2 = new TableId("db", "events-20260102");
+        // TimestampRouter near midnight: one consumer partition's records alternate between two tables
+        TableId[] route = {day1, day1, day2, day1, day2, day2};
+        List<SinkRecord> batch = new ArrayList<>();
+        for (int o = 0; o < route.length; o++) {
+            batch.add(TestTables.renamed("events-" + o, 0, "events", 0, o));
+        }
+        int i = 0;
+        for (SinkRecord r : life.delivery.admit(batch)) {
+            TableBlock b = life.delivery.blockFor(r, route[i++], null);
+            b.append(r);
+            life.delivery.appended(r, b.table(), b);
+        }
+        List<TableBlock> sent = life.flush();
+        TopicPartition src = new TopicPartition("events", 0);
+        List<long[]> ranges = new ArrayList<>();
+        for (BlockManifest m : store.recorded) {
+            assertEquals(src, m.partition(), "recorded under the partition Connect commits");
+            ranges.add(new long[] {m.firstOffset(), m.lastOffset()});
+        }
+        ranges.sort(java.util.Comparator.comparingLong(r -> r[0]));
+        assertEquals(4, ranges.size(), "a new block at each change of table: [0..1] [2] [3] [4..5]");
+        for (int k = 1; k < ranges.size(); k++) {
+            assertTrue(ranges.get(k)[0] > ranges.get(k - 1)[1], "blocks of one partition must not overlap");
+        }
+        assertEquals(4, sent.size());
+    }
+
+    @Test
     void aRestartRebuildsTheRecordedBlockWithTheSameRowsAndTokenBeforeNewOnes() throws Exception {
         MemoryStore store = new MemoryStore();
         Life first = new Life(store);

@@ -32,6 +32,18 @@ public final class TestTables {
                 org.apache.kafka.common.record.TimestampType.CREATE_TIME);
     }
 
+    /**
+     * A record as a transform leaves it: read from {@code fromTopic} partition {@code fromPartition} at
+     * {@code offset} (its KIP-793 original coordinates), handed to the sink as {@code topic} partition
+     * {@code partition}. Its {@code x} is its offset.
+     */
+    public static SinkRecord renamed(String topic, int partition, String fromTopic, int fromPartition, long offset) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("x", offset);
+        return new SinkRecord(topic, partition, null, null, null, v, offset, 1000 + offset,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME, null, fromTopic, fromPartition, offset);
+    }
+
     /** A record whose value no Int64 column takes: a bad record. */
     public static SinkRecord badRecord(String topic, int partition, long offset) {
         Map<String, Object> v = new HashMap<>();
