@@ -11,6 +11,7 @@ import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.kafka.EventProducer;
 import io.chsink.it.stack.ConnectWorker;
 import io.chsink.it.stack.RowWatcher;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -206,7 +207,7 @@ class CooperativeRebalanceTest {
                 if (!Files.exists(log)) {
                     continue;
                 }
-                Matcher m = update.matcher(Files.readString(log));
+                Matcher m = update.matcher(new String(Files.readAllBytes(log), StandardCharsets.UTF_8));
                 while (m.find()) {
                     updates++;
                     if (!m.group(1).isBlank() && !m.group(4).isBlank()) {
