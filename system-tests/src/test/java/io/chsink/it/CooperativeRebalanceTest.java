@@ -33,7 +33,8 @@ import org.junit.jupiter.api.function.Executable;
  * Sink tasks whose consumers rebalance incrementally: {@code consumer.override.partition.assignment.strategy} set to
  * Kafka's CooperativeStickyAssignor, while a second worker joins the Connect cluster mid-stream and leaves again, so
  * that tasks stop, start and move, and a task's consumer gives up some of its partitions while it keeps the others
- * (with blocks open in both). Two connectors run through it at once, each from a topic of four partitions renamed by
+ * (with blocks open in both); then a third member (a plain consumer) joins each group for a few seconds and leaves
+ * without committing, so that a task surely gives up part of its partitions and gets them back. Two connectors run through it at once, each from a topic of four partitions renamed by
  * RegexRouter into its table: at_least_once (no event missing) and exactly_once (every event exactly once).
  *
  * <p>That the cooperative protocol really ran is checked, not assumed: the groups' descriptions name the assignor
@@ -75,6 +76,17 @@ class CooperativeRebalanceTest {
             Thread.sleep(12_000);
             second.stop();
             long left = watcher.count();
+            // Connect may move all of a connector's tasks together (then no consumer keeps part of its partitions):
+            // a third member joins each group for a while, so that a task gives up one of its two partitions and
+            // keeps the other, with blocks open in both, and gets it back when the member leaves uncommitted.
+            for (Sink s : sinks) {
+                s.visitor = CompletableFuture.runAsync(() -> visit(s, Duration.ofSeconds(8)));
+            }
+            for (Sink s : sinks) {
+                s.visitor.get();
+            }
+            long visited = watcher.count();
+            assertTrue(visited < ROWS, "the third member must leave mid-stream");
             assertTrue(left < ROWS, "the second worker must leave mid-stream");
             assertEquals(2 * ROWS, producing.get().longValue());
             for (Sink s : sinks) {
@@ -105,8 +117,8 @@ class CooperativeRebalanceTest {
             }
             int partial = partialRevocations;
             checks.add(() -> assertTrue(partial > 0, "no consumer gave up part of its partitions while keeping the rest"));
-            System.out.printf("CooperativeRebalanceTest: second worker joined at %d rows of %s, left at %d%n", joined,
-                    alo.table, left);
+            System.out.printf("CooperativeRebalanceTest: second worker joined at %d rows of %s, left at %d; a third "
+                    + "group member left at %d%n", joined, alo.table, left, visited);
         } finally {
             second.close();
             for (Sink s : sinks) {
@@ -114,6 +126,30 @@ class CooperativeRebalanceTest {
             }
         }
         assertAll("CooperativeRebalanceTest", checks);
+    }
+
+    /**
+     * A consumer of the sink's group (CooperativeStickyAssignor too) that polls for {@code stay} and leaves without
+     * committing: the records it was handed are the sink's again from the group's committed offsets.
+     */
+    private void visit(Sink s, Duration stay) {
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", h.stack.kafka().bootstrapServers());
+        p.put("group.id", s.group());
+        p.put("enable.auto.commit", "false");
+        p.put("partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
+        org.apache.kafka.common.serialization.ByteArrayDeserializer d =
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer();
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(p, d, d)) {
+            c.subscribe(List.of(s.topic));
+            long end = System.nanoTime() + stay.toNanos();
+            while (System.nanoTime() < end) {
+                c.poll(Duration.ofMillis(200));
+            }
+            System.out.printf("CooperativeRebalanceTest: a third member of %s held %s when it left%n", s.group(),
+                    c.assignment());
+        }
     }
 
     /** The events of every sink in {@link #CHUNKS} chunks, one every 500 ms, round robin over the partitions. */
@@ -150,6 +186,7 @@ class CooperativeRebalanceTest {
         final EventGenerator generator;
         final String topic;
         final String table;
+        CompletableFuture<Void> visitor;
 
         Sink(String name, boolean exactlyOnce, long seed) {
             this.name = name;
