@@ -10,18 +10,13 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -687,46 +682,15 @@ final class FaultInjector {
     }
 
     Map<TopicPartition, Long> committedOffsets() throws Exception {
-        Admin admin = h.stack.kafka().admin();
-        Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets("connect-" + connector)
-                .partitionsToOffsetAndMetadata().get();
-        Map<TopicPartition, Long> out = new HashMap<>();
-        m.forEach((tp, o) -> {
-            if (o != null) {
-                out.put(tp, o.offset());
-            }
-        });
-        return out;
+        return h.committedOffsets(connector);
     }
 
     Map<TopicPartition, Long> endOffsets() throws Exception {
-        Admin admin = h.stack.kafka().admin();
-        Map<TopicPartition, OffsetSpec> q = partitions.stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
-        Map<TopicPartition, Long> out = new HashMap<>();
-        admin.listOffsets(q).all().get().forEach((tp, info) -> out.put(tp, info.offset()));
-        return out;
+        return h.endOffsets(partitions);
     }
 
     /** Waits until the connector has committed every partition to its end (nothing left to replay). */
     void awaitCommittedToEnd(Duration timeout) throws Exception {
-        Map<TopicPartition, Long> end = endOffsets();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        io.chsink.it.kafka.ConnectorFailure failure = new io.chsink.it.kafka.ConnectorFailure(h.rest(), connector);
-        while (true) {
-            Map<TopicPartition, Long> c = committedOffsets();
-            boolean done = end.entrySet().stream().allMatch(e -> c.getOrDefault(e.getKey(), -1L) >= e.getValue());
-            if (done) {
-                return;
-            }
-            String f = failure.get();
-            if (f != null) {
-                throw new AssertionError("connector failed: " + f);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("offsets not committed to the end within " + timeout + ": committed " + c
-                        + ", end " + end);
-            }
-            Thread.sleep(500);
-        }
+        h.awaitCommittedToEnd(connector, partitions, timeout);
     }
 }

@@ -9,8 +9,13 @@ import io.chsink.it.stack.ConnectRest;
 import io.chsink.it.stack.RowWatcher;
 import io.chsink.it.stack.Stack;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -109,6 +114,53 @@ final class SinkHarness {
     static String causeLine(String trace) {
         return trace.lines().filter(l -> l.startsWith("Caused by: ")).findFirst()
                 .orElse(trace.lines().findFirst().orElse(""));
+    }
+
+    /** The offsets a sink connector's consumer group ({@code connect-NAME}) has committed, per partition. */
+    Map<TopicPartition, Long> committedOffsets(String connector) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> m = stack.kafka().admin().listConsumerGroupOffsets("connect-" + connector)
+                .partitionsToOffsetAndMetadata().get();
+        Map<TopicPartition, Long> out = new HashMap<>();
+        m.forEach((tp, o) -> {
+            if (o != null) {
+                out.put(tp, o.offset());
+            }
+        });
+        return out;
+    }
+
+    /** The end offset of each partition: where the next record produced to it will go. */
+    Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> q = partitions.stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+        Map<TopicPartition, Long> out = new HashMap<>();
+        stack.kafka().admin().listOffsets(q).all().get().forEach((tp, info) -> out.put(tp, info.offset()));
+        return out;
+    }
+
+    /**
+     * Waits until the connector's group has committed each of {@code partitions} to its end offset as it is now
+     * (nothing left to replay); fails at once when the connector or a task fails.
+     */
+    void awaitCommittedToEnd(String connector, Collection<TopicPartition> partitions, Duration timeout) throws Exception {
+        Map<TopicPartition, Long> end = endOffsets(partitions);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ConnectorFailure failure = new ConnectorFailure(rest(), connector);
+        while (true) {
+            Map<TopicPartition, Long> c = committedOffsets(connector);
+            boolean done = end.entrySet().stream().allMatch(e -> c.getOrDefault(e.getKey(), -1L) >= e.getValue());
+            if (done) {
+                return;
+            }
+            String f = failure.get();
+            if (f != null) {
+                throw new AssertionError("connector failed: " + f);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("offsets not committed to the end within " + timeout + ": committed " + c
+                        + ", end " + end);
+            }
+            Thread.sleep(500);
+        }
     }
 
     void deleteQuietly(String connector) {

@@ -33,15 +33,7 @@ public final class EventProducer {
     /** Events encoded by {@code encode} (for example {@code EventAvro::encode}), round-robin over the partitions. */
     public long produce(String topic, int partitions, EventGenerator generator, long count, Function<Event, byte[]> encode,
             LongConsumer progress) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(1 << 20));
-        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(128L << 20));
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(bulkProperties(), new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             Failures failures = new Failures();
             for (long i = 0; i < count; i++) {
@@ -68,6 +60,68 @@ public final class EventProducer {
             failures.check(topic, count);
         }
         return count;
+    }
+
+    /** The settings of {@link #produce} and {@link Batches}: acknowledged by all, idempotent, lz4, large batches. */
+    private Properties bulkProperties() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(1 << 20));
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(128L << 20));
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        return p;
+    }
+
+    /** A long-lived producer for records the test builds itself (keys, headers, tombstones), sent batch by batch. */
+    public Batches batches() {
+        return new Batches();
+    }
+
+    /**
+     * One producer for many small batches (a paced stream over many topics, where a producer per batch would cost
+     * more than the batch): {@link #send} any records, then {@link #flush} waits for them and sends those the broker
+     * did not acknowledge again, as {@link #produce} does (their order in the partition changes).
+     */
+    public final class Batches implements AutoCloseable {
+        private final KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(bulkProperties(),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        private final Failures failures = new Failures();
+        private long sent;
+
+        private Batches() {
+        }
+
+        public void send(ProducerRecord<byte[], byte[]> record) {
+            producer.send(record, failures.of(record));
+            sent++;
+        }
+
+        /** Waits until every record sent so far is acknowledged; fails if some still are not after five resends. */
+        public void flush() {
+            producer.flush();
+            for (int round = 0; round < 5 && failures.hasFailed(); round++) {
+                List<ProducerRecord<byte[], byte[]>> again = failures.takeFailed();
+                System.out.printf("EventProducer: %d records not acknowledged; sending them again%n", again.size());
+                for (ProducerRecord<byte[], byte[]> r : again) {
+                    producer.send(r, failures.of(r));
+                }
+                producer.flush();
+            }
+            failures.check("the batch's topics", sent);
+        }
+
+        /** Records sent (each once, however often it was resent). */
+        public long sent() {
+            return sent;
+        }
+
+        @Override
+        public void close() {
+            producer.close(java.time.Duration.ofSeconds(60));
+        }
     }
 
     /** Produces raw byte values (null: a tombstone), in order, to one partition. */
