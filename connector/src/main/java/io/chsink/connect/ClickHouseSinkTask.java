@@ -577,7 +577,9 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         collectCompletions();
         heldPolls.drop(revoked);
-        Collection<TableBlock> dropped = buffer.clear();
+        // A block of one partition (exactly_once) stays when its partition does (cooperative rebalancing revokes only
+        // some); a block of every partition of its table goes, and the kept partitions are rewound below.
+        Collection<TableBlock> dropped = buffer.clear(k -> k.partition() == null || revoked.contains(k.partition()));
         dropped.forEach(rows::blockDropped);
         rows.revoked();
         rewinds.revoked(revoked);

@@ -211,6 +211,29 @@ public final class BlockBuffer {
         return out;
     }
 
+    /**
+     * Forgets the open and sealed blocks whose key {@code drop} names (their records will be redelivered) and returns
+     * them.
+     */
+    public Collection<TableBlock> clear(java.util.function.Predicate<BlockKey> drop) {
+        List<TableBlock> out = new ArrayList<>();
+        for (Iterator<Map.Entry<BlockKey, TableBlock>> it = open.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<BlockKey, TableBlock> e = it.next();
+            if (drop.test(e.getKey())) {
+                out.add(e.getValue());
+                it.remove();
+            }
+        }
+        for (Iterator<Map.Entry<BlockKey, Deque<TableBlock>>> it = sealed.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<BlockKey, Deque<TableBlock>> e = it.next();
+            if (drop.test(e.getKey())) {
+                out.addAll(e.getValue());
+                it.remove();
+            }
+        }
+        return out;
+    }
+
     /** Forgets every open and sealed block (their records will be redelivered) and returns them. */
     public Collection<TableBlock> clear() {
         Collection<TableBlock> all = blocks();

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.testing.RecordedSeeks;
 import io.chsink.connect.testing.TestTables;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,21 +68,9 @@ class OriginTest {
         held.drop(Set.of(SRC0));
         assertEquals(1, held.size(), "a sought-back consumer partition loses its held records");
 
-        List<Map<TopicPartition, Long>> seeks = new ArrayList<>();
-        Rewinds rewinds = new Rewinds(new Consumption() {
-            @Override
-            public void pause(TopicPartition... partitions) {
-            }
-
-            @Override
-            public void resume(TopicPartition... partitions) {
-            }
-
-            @Override
-            public void seek(Map<TopicPartition, Long> offsets) {
-                seeks.add(offsets);
-            }
-        }, held);
+        RecordedSeeks consumer = new RecordedSeeks();
+        List<Map<TopicPartition, Long>> seeks = consumer.seeks;
+        Rewinds rewinds = new Rewinds(consumer, held);
         TableBlock dropped = new TableBlock(T, TestTables.mapping(T), 4, 0);
         dropped.append(renamed(1, 4));
         dropped.append(renamed(1, 5));

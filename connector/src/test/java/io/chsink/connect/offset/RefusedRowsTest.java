@@ -3,10 +3,10 @@ package io.chsink.connect.offset;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.chsink.connect.testing.RecordedSeeks;
 import io.chsink.connect.testing.TestTables;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
@@ -18,21 +18,8 @@ class RefusedRowsTest {
     private static final TopicPartition P = new TopicPartition("src", 0);
     private static final TopicPartition Q = new TopicPartition("src", 1);
 
-    private final List<Map<TopicPartition, Long>> seeks = new ArrayList<>();
-    private final Consumption consumer = new Consumption() {
-        @Override
-        public void pause(TopicPartition... partitions) {
-        }
-
-        @Override
-        public void resume(TopicPartition... partitions) {
-        }
-
-        @Override
-        public void seek(Map<TopicPartition, Long> offsets) {
-            seeks.add(new HashMap<>(offsets));
-        }
-    };
+    private final RecordedSeeks consumer = new RecordedSeeks();
+    private final List<Map<TopicPartition, Long>> seeks = consumer.seeks;
     private final RefusedRows refused = new RefusedRows(consumer);
     private final AssignedPartitions assigned = new AssignedPartitions(false);
     private final List<String> reported = new ArrayList<>();
