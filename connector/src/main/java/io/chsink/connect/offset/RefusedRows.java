@@ -29,6 +29,8 @@ public final class RefusedRows {
     private final Consumption context;
     /** Per partition, its refused offsets not yet reported, with why ClickHouse refused each. */
     private final Map<TopicPartition, TreeMap<Long, String>> waiting = new HashMap<>();
+    /** Per partition with refused offsets waiting, the first offset of the earliest of their blocks. */
+    private final Map<TopicPartition, Long> holdFrom = new HashMap<>();
     /** Partitions sought back since the last batch: Connect seeks them before the next one. */
     private final Set<TopicPartition> sought = new HashSet<>();
     /** Per partition being read again, the last offset the task had before the seek: records up to it are replays. */
@@ -38,9 +40,15 @@ public final class RefusedRows {
         this.context = context;
     }
 
-    /** A row of the record at {@code offset} of {@code tp} was refused, for {@code why}: it waits to be reported. */
-    public void refused(TopicPartition tp, long offset, String why) {
+    /**
+     * A row of the record at {@code offset} of {@code tp} was refused, for {@code why}: it waits to be reported. Until
+     * it is, nothing from {@code blockStart} on is committable: the first offset of the partition in the row's block,
+     * so that a task that crashes meanwhile redoes the whole block (exactly_once rebuilds it, and narrows it into the
+     * same parts, only from its start).
+     */
+    public void refused(TopicPartition tp, long offset, long blockStart, String why) {
         waiting.computeIfAbsent(tp, k -> new TreeMap<>()).put(offset, why);
+        holdFrom.merge(tp, blockStart, Math::min);
     }
 
     /**
@@ -107,6 +115,7 @@ public final class RefusedRows {
                 report.accept(r, why);
                 if (refused.isEmpty()) {
                     waiting.remove(tp);
+                    holdFrom.remove(tp);
                     refused = null;
                 }
             } else if (until == null || offset > until) {
@@ -134,12 +143,21 @@ public final class RefusedRows {
             gone.clear();
             if (left.isEmpty()) {
                 waiting.remove(tp);
+                holdFrom.remove(tp);
             }
         }
     }
 
-    /** Per partition with refused records not yet reported, the first of them: nothing from it is committable. */
+    /**
+     * Per partition with refused records not yet reported, where the first of their blocks starts: nothing from it
+     * is committable.
+     */
     public Map<TopicPartition, Long> pending() {
+        return holdFrom.isEmpty() ? Map.of() : new HashMap<>(holdFrom);
+    }
+
+    /** Per partition with refused records not yet reported, the first of them: a seek must not pass it. */
+    public Map<TopicPartition, Long> firstRefused() {
         if (waiting.isEmpty()) {
             return Map.of();
         }
@@ -151,6 +169,7 @@ public final class RefusedRows {
     /** Revoked partitions: their next owner reads them from the last commit, which is before their refused records. */
     public void revoked(Collection<TopicPartition> partitions) {
         waiting.keySet().removeAll(partitions);
+        holdFrom.keySet().removeAll(partitions);
         sought.removeAll(partitions);
         replayUntil.keySet().removeAll(partitions);
     }

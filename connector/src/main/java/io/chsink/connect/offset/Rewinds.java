@@ -63,7 +63,7 @@ public final class Rewinds {
         tracker.pending().forEach((tp, from) -> seek.computeIfPresent(tp, (k, v) -> Math.min(v, from)));
         refused.rewound(seek);
         Map<TopicPartition, Long> to = new HashMap<>(seek);
-        refused.pending().forEach((tp, first) -> to.computeIfPresent(tp, (k, v) -> Math.min(v, first)));
+        refused.firstRefused().forEach((tp, first) -> to.computeIfPresent(tp, (k, v) -> Math.min(v, first)));
         LOG.info("Rewinding {} to re-read records: {}", to, why);
         context.seek(to);
         tracker.requested(seek);

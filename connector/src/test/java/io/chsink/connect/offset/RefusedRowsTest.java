@@ -53,12 +53,12 @@ class RefusedRowsTest {
         put(records(Q, 0, 9), Map.of());
         // the batch being handled when the seek is asked: still new records
         assertEquals(5, put(records(P, 20, 24), Map.of(), () -> {
-            refused.refused(P, 5, "why 5");
-            refused.refused(P, 12, "why 12");
+            refused.refused(P, 5, 0, "why 5");
+            refused.refused(P, 12, 0, "why 12");
             refused.seekBack(Map.of());
         }).size());
         assertEquals(List.of(Map.of(P, 5L)), seeks);
-        assertEquals(Map.of(P, 5L), refused.pending());
+        assertEquals(Map.of(P, 0L), refused.pending(), "held from the start of the refused rows' block");
         // after the seek: 5..24 again, then new ones
         List<SinkRecord> again = records(P, 5, 30);
         Collection<SinkRecord> kept = put(again, Map.of());
@@ -73,7 +73,7 @@ class RefusedRowsTest {
     void aRewindInsideTheReReadIsNotDroppedAndNeverSkipsARefusedRecord() {
         put(records(P, 0, 19), Map.of());
         put(List.of(), Map.of(), () -> {
-            refused.refused(P, 3, "why 3");
+            refused.refused(P, 3, 0, "why 3");
             refused.seekBack(Map.of(P, 10L)); // a rewind to 10 is pending: the seek goes to 3 all the same
         });
         assertEquals(Map.of(P, 3L), seeks.get(0));
@@ -87,7 +87,7 @@ class RefusedRowsTest {
     @Test
     void aRefusedRecordComingBackThroughARewindIsReportedNotAppended() {
         put(records(P, 0, 9), Map.of());
-        refused.refused(P, 4, "why 4");
+        refused.refused(P, 4, 0, "why 4");
         refused.rewound(Map.of(P, 0L));
         Collection<SinkRecord> kept = refused.filter(records(P, 0, 9), (r, why) -> reported.add("" + Origin.offset(r)));
         assertEquals(List.of("4"), reported);
@@ -97,7 +97,7 @@ class RefusedRowsTest {
     @Test
     void revokedPartitionsHoldNothingBack() {
         put(records(P, 0, 9), Map.of());
-        refused.refused(P, 4, "why");
+        refused.refused(P, 4, 0, "why");
         refused.revoked(List.of(P));
         assertTrue(refused.pending().isEmpty());
     }
