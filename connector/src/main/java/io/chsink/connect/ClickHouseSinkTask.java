@@ -126,6 +126,7 @@ public class ClickHouseSinkTask extends SinkTask {
         InsertLimits limits = parts.limits(delivery.insertsPerTable()); // per table, from its engine
         pipeline = new InsertPipeline(parts.inserter(INSERT_TIMEOUT_MS, delivery::beforeAttempt),
                 INSERT_CONCURRENCY, limits, "chsink-insert-" + name, retry, stats);
+        pipeline.firstRefusalOnly(!config.tolerateErrors());
         backpressure = new Backpressure(config.bufferMaxBytes(), consumption);
         heldPolls = new HeldPolls(config.debeziumCdc() ? config.cdcReadPolls() : 1);
         refused = new RefusedRows(consumption);
@@ -362,7 +363,7 @@ public class ClickHouseSinkTask extends SinkTask {
             if (!config.tolerateErrors() || reporter == null) {
                 if (fatal == null) {
                     fatal = new ConnectException(why + " (" + c.refused.size() + " of the block's " + c.block.rows()
-                            + " rows refused, the other " + c.writtenRows + " inserted; with errors.tolerance=all "
+                            + " rows refused, " + c.writtenRows + " inserted; with errors.tolerance=all "
                             + "refused rows go to the dead-letter queue)");
                     LOG.error(fatal.getMessage());
                 }

@@ -65,6 +65,8 @@ public final class InsertPipeline implements AutoCloseable {
     private final Object signal = new Object();
     private final RetryPolicy retry;
     private final InsertListener listener;
+    /** Whether narrowing a refused block stops at its first refused row (errors.tolerance=none). */
+    private volatile boolean firstRefusalOnly;
     /** Per in-flight block failing retriably: when its first failed attempt began, and why. */
     private final Map<TableBlock, Failing> failing = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -112,6 +114,11 @@ public final class InsertPipeline implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** errors.tolerance=none: a refused block is narrowed only to its first refused row, which fails the task. */
+    public void firstRefusalOnly(boolean only) {
+        this.firstRefusalOnly = only;
     }
 
     /** Whether the table has as many inserts in flight as it may have. */
@@ -202,7 +209,7 @@ public final class InsertPipeline implements AutoCloseable {
                 + "to find them", block.rows(), block.table(), first.message());
         Narrowing.Result r;
         try {
-            r = Narrowing.run(block.rows(), first, (from, to) -> attemptPart(block, from, to));
+            r = Narrowing.run(block.rows(), first, (from, to) -> attemptPart(block, from, to), firstRefusalOnly);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Completion(block, 0, InsertFailure.classify(new java.io.InterruptedIOException(

@@ -62,6 +62,12 @@ public final class Narrowing {
      * @param first why the whole block was refused ({@link InsertFailure#rowLevel})
      */
     public static Result run(int rows, InsertFailure first, Attempt attempt) throws InterruptedException {
+        return run(rows, first, attempt, false);
+    }
+
+    /** @param firstOnly stop at the first refused row (errors.tolerance=none: the task fails with it) */
+    public static Result run(int rows, InsertFailure first, Attempt attempt, boolean firstOnly)
+            throws InterruptedException {
         List<Refused> refused = new ArrayList<>();
         Deque<int[]> todo = new ArrayDeque<>(); // {from, to}, the next to try on top
         long inserted = 0;
@@ -81,6 +87,9 @@ public final class Narrowing {
                 return new Result(refused, f, inserted, inserts);
             } else if (part[1] - part[0] == 1) {
                 refused.add(new Refused(part[0], f));
+                if (firstOnly) {
+                    break;
+                }
             } else {
                 pushParts(todo, part[0], part[1], f);
             }
