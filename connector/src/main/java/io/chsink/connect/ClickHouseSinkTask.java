@@ -18,6 +18,7 @@ import io.chsink.connect.metrics.SinkTaskMetrics;
 import io.chsink.connect.offset.AssignedPartitions;
 import io.chsink.connect.offset.ClosingCommit;
 import io.chsink.connect.offset.Consumption;
+import io.chsink.connect.offset.DeferredSeeks;
 import io.chsink.connect.offset.HeldPolls;
 import io.chsink.connect.offset.OffsetTracker;
 import io.chsink.connect.offset.RefusedRows;
@@ -83,6 +84,7 @@ public class ClickHouseSinkTask extends SinkTask {
     private Rewinds rewinds;
     /** Rows ClickHouse refused whose records are read again to be reported. */
     private RefusedRows refused;
+    private DeferredSeeks seeks;
     /** The task's partitions; on a worker without KIP-793 it refuses records that transforms moved. */
     private final AssignedPartitions assigned = AssignedPartitions.forWorker();
     private ConnectException fatal;
@@ -119,7 +121,8 @@ public class ClickHouseSinkTask extends SinkTask {
         stats.register(LOG);
         RetryPolicy retry = new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs());
         retryBudget = new RetryBudget(retry);
-        Consumption consumption = Consumption.of(context);
+        seeks = new DeferredSeeks(Consumption.of(context));
+        Consumption consumption = seeks;
         delivery = parts.delivery(buffer, this::openBlock, name, this::partitionsOf, consumption);
         rows = parts.rows(stats::currentRowRead, stats::currentRowCacheHit);
         evolution = parts.evolution();
@@ -148,6 +151,14 @@ public class ClickHouseSinkTask extends SinkTask {
 
     @Override
     public void put(Collection<SinkRecord> delivered) {
+        try {
+            process(delivered);
+        } finally {
+            seeks.flush();
+        }
+    }
+
+    private void process(Collection<SinkRecord> delivered) {
         refused.batchStarts(assigned.lastOffsets(), rewinds.pending()); // Connect made the seeks asked for before
         collectCompletions();
         if (fatal != null) {
@@ -505,10 +516,22 @@ public class ClickHouseSinkTask extends SinkTask {
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        boolean closing = ClosingCommit.inProgress();
+        try {
+            return committable(currentOffsets, closing);
+        } finally {
+            if (!closing) { // else close() hands them over, without the revoked partitions'
+                seeks.flush();
+            }
+        }
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> committable(Map<TopicPartition, OffsetAndMetadata> currentOffsets,
+            boolean closing) {
         collectCompletions();
         if (fatal == null) {
             submitSealed();
-            if (ClosingCommit.inProgress()) {
+            if (closing) {
                 awaitInsertsBeforeClose();
             }
         }
@@ -569,6 +592,7 @@ public class ClickHouseSinkTask extends SinkTask {
         Set<TopicPartition> revoked = new HashSet<>(partitions);
         assigned.closed(revoked); // nothing completed below seeks them: they are the next owner's
         refused.revoked(revoked);
+        seeks.revoked(revoked); // asked for in the commit just before: Connect would seek them after they are gone
         try {
             if (!pipeline.awaitAll(CLOSE_WAIT_MS)) {
                 LOG.warn("Inserts still in flight while partitions {} are revoked; their rows may be inserted twice",
@@ -590,6 +614,7 @@ public class ClickHouseSinkTask extends SinkTask {
         rewinds.rewind(dropped, tp -> !revoked.contains(tp), "their blocks were dropped when partitions "
                 + partitions + " were revoked");
         rewinds.batchDone();
+        seeks.flush();
     }
 
     @Override

@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -275,6 +276,69 @@ class ClickHouseSinkTaskTest {
         assertEquals(3, server.insertedRows());
     }
 
+    /**
+     * With errors.tolerance=all a row ClickHouse refuses (a CHECK constraint) leaves the rest of its block inserted;
+     * the task seeks its partition back to the refused record, reports it when Connect delivers it again, drops the
+     * replayed records whose rows are in, and holds the partition's offset at the block's start until then.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"at_least_once", "exactly_once"})
+    void aRefusedRowIsReadAgainReportedAndCommitted(String guarantee) throws Exception {
+        start(guarantee, Map.of("errors.tolerance", "all"), "a");
+        open(A0);
+        server.refuse(A0, 2);
+        task.put(records("a", 0, 0, 4)); // full: sent at once
+        server.awaitAttempts(1);
+        assertEquals(Map.of(A0, 0L), awaitPreCommit(Map.of(A0, 5L), Map.of(A0, 0L)));
+        long deadline = System.currentTimeMillis() + WAIT_MS;
+        while (context.seeks.isEmpty() && System.currentTimeMillis() < deadline) {
+            task.put(List.of());
+            Thread.sleep(10);
+        }
+        assertEquals(List.of(Map.of(A0, 2L)), context.seeks, "sought back to the refused record");
+        assertEquals(Map.of(A0, 0L), preCommit(Map.of(A0, 5L)), "held at the block's start until it is reported");
+        task.put(records("a", 0, 2, 6)); // Connect delivers from the seek: 2 reported, 3-4 replays, 5-6 new
+        assertEquals(List.of(2L), context.reportedOffsets());
+        assertEquals(Map.of(A0, 7L), settle(Map.of(A0, 7L)));
+        assertEquals(6, server.insertedRows(), "every row but the refused one, once");
+    }
+
+    /**
+     * A refused row found during the commit Connect makes before it revokes its partition: the task never hands
+     * Connect a seek of the revoked partition (Connect would make it after the partition has gone, and the consumer
+     * would stop the task: "No current assignment for partition"), and the partition is committed only to the
+     * block's start, so that its next owner reads the refused record again. The kept partition's seek goes through.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"at_least_once", "exactly_once"})
+    void aRefusedRowOfARevokedPartitionIsLeftToItsNextOwner(String guarantee) throws Exception {
+        start(guarantee, Map.of("errors.tolerance", "all", "flush.max.rows", "3", "flush.interval.ms", "60000"), "a");
+        open(A0, A1);
+        server.refuse(A1, 1);
+        server.shut();
+        task.put(records("a", 1, 0, 2)); // full: sent at once, held at the gate
+        server.awaitAttempts(1);
+        task.put(records("a", 0, 0, 1)); // an open block
+        server.open();
+        Map<TopicPartition, Long> closing = closingPreCommit(Map.of(A0, 2L, A1, 3L));
+        assertEquals(Map.of(A0, 0L, A1, 0L), closing, "the revoked partition is committed to its block's start");
+        assertTrue(server.insertedRows() == 2, "the refused row's block went in without it, in the closing commit");
+        task.close(List.of(A1));
+        context.assignment.remove(A1);
+        task.put(List.of());
+        assertTrue(context.seeks.stream().noneMatch(m -> m.containsKey(A1)), "a seek of the revoked partition: "
+                + context.seeks);
+        assertEquals(List.of(), context.reportedOffsets());
+        if (guarantee.equals("exactly_once")) {
+            assertEquals(List.of(), context.seeks, "the kept partition's own block stays");
+        } else {
+            assertEquals(List.of(Map.of(A0, 0L)), context.seeks, "the kept partition re-reads its dropped rows");
+            task.put(records("a", 0, 0, 1));
+        }
+        assertEquals(Map.of(A0, 2L), settle(Map.of(A0, 2L)));
+        assertEquals(4, server.insertedRows());
+    }
+
     // ---- driving the task as Connect does ----
 
     private void start(String guarantee, Map<String, String> settings, String... tables) {
@@ -388,10 +452,14 @@ class ClickHouseSinkTaskTest {
         final int rows;
         final Map<TopicPartition, long[]> ranges = new HashMap<>();
 
-        Inserted(TableBlock b) {
+        Inserted(TableBlock b, int from, int to) {
             table = b.table();
-            rows = b.rows();
-            b.offsetRanges().forEach((tp, r) -> ranges.put(tp, r.clone()));
+            rows = to - from;
+            for (int i = from; i < to; i++) {
+                long o = b.rowOffset(i);
+                ranges.merge(b.rowPartition(i), new long[] {o, o}, (x, y) -> new long[] {Math.min(x[0], y[0]),
+                        Math.max(x[1], y[1])});
+            }
         }
     }
 
@@ -404,6 +472,7 @@ class ClickHouseSinkTaskTest {
         final ConcurrentLinkedQueue<Inserted> inserted = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
         final AtomicInteger attempts = new AtomicInteger();
+        final Set<String> refused = ConcurrentHashMap.newKeySet();
         final MemoryBlocks store = new MemoryBlocks();
         private final Object gate = new Object();
         private boolean shut;
@@ -439,7 +508,12 @@ class ClickHouseSinkTaskTest {
             assertTrue(attempts.get() >= n, attempts.get() + " insert attempts, expected " + n);
         }
 
-        long insert(TableBlock block) throws Exception {
+        /** ClickHouse refuses the row of this record, as a CHECK constraint would (error 469, naming the row). */
+        void refuse(TopicPartition tp, long offset) {
+            refused.add(tp + "@" + offset);
+        }
+
+        long insert(TableBlock block, int from, int to) throws Exception {
             attempts.incrementAndGet();
             Exception failure = failures.poll();
             if (failure != null) {
@@ -455,8 +529,14 @@ class ClickHouseSinkTaskTest {
                     gate.wait(left);
                 }
             }
-            inserted.add(new Inserted(block));
-            return block.rows();
+            for (int i = from; i < to; i++) {
+                if (refused.contains(block.rowPartition(i) + "@" + block.rowOffset(i))) {
+                    throw new ServerException(469, "Code: 469. DB::Exception: Constraint `c` for table " + block.table()
+                            + " is violated at row " + (i - from + 1) + ". (VIOLATED_CONSTRAINT)", 500, "q");
+                }
+            }
+            inserted.add(new Inserted(block, from, to));
+            return to - from;
         }
 
         Map<TopicPartition, String> insertedRanges() {
@@ -492,9 +572,17 @@ class ClickHouseSinkTaskTest {
 
             @Override
             public Inserter inserter(long timeoutMs, BlockInserter.BeforeInsert beforeAttempt) {
-                return block -> {
-                    beforeAttempt.accept(block); // as BlockInserter: exactly_once records the block here
-                    return insert(block);
+                return new Inserter() {
+                    @Override
+                    public long insert(TableBlock block) throws Exception {
+                        beforeAttempt.accept(block); // as BlockInserter: exactly_once records the block here
+                        return Server.this.insert(block, 0, block.rows());
+                    }
+
+                    @Override
+                    public long insert(TableBlock block, int from, int to) throws Exception {
+                        return Server.this.insert(block, from, to);
+                    }
                 };
             }
 
