@@ -466,7 +466,7 @@ public class ClickHouseSinkTask extends SinkTask {
 
     /** Bytes held in open, queued and in-flight blocks: what buffer.max.bytes bounds. */
     private long heldBytes() {
-        return buffer.sizeInBytes() + pipeline.inFlightBytes() + rows.heldBytes();
+        return buffer.heldBytes() + pipeline.inFlightBytes() + rows.heldBytes();
     }
 
     /** How long Connect's next poll may wait for records: long enough to batch, short enough to look at inserts. */

@@ -183,10 +183,11 @@ public final class BlockBuffer {
         return all;
     }
 
-    public long sizeInBytes() {
+    /** What the open and sealed blocks hold in memory ({@link TableBlock#heldBytes}). */
+    public long heldBytes() {
         long total = 0;
         for (TableBlock b : blocks()) {
-            total += b.sizeInBytes();
+            total += b.heldBytes();
         }
         return total;
     }

@@ -29,6 +29,7 @@ public final class TableBlock {
      * Per row, where its record was read (12 bytes a row): a block ClickHouse refuses for some of its rows is narrowed
      * down to them, and each refused row is reported by its record's coordinates.
      */
+    private static final long ROW_COORDINATE_BYTES = 12;
     private TopicPartition[] rowPartitions;
     private long[] rowOffsets;
     private long firstTimestamp = -1;
@@ -132,8 +133,17 @@ public final class TableBlock {
         return block.rows();
     }
 
+    /** The encoded bytes of its rows: what flush.max.bytes seals at, and what an insert sends. */
     public long sizeInBytes() {
         return block.sizeInBytes();
+    }
+
+    /**
+     * What the block holds in memory, as buffer.max.bytes counts it: its encoded bytes and the Kafka coordinates
+     * kept for each row it has room for (12 bytes a row).
+     */
+    public long heldBytes() {
+        return block.sizeInBytes() + ROW_COORDINATE_BYTES * rowOffsets.length;
     }
 
     public long createdAtMs() {

@@ -166,7 +166,8 @@ public final class SinkConfig extends AbstractConfig {
                             + "they are all sent at once, over one table or many.",
                     GROUP_FLUSH, 3, Width.SHORT, "Flush interval")
             .define(BUFFER_MAX_BYTES, Type.LONG, 96L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
-                    "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks. When "
+                    "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks, and 12 "
+                            + "bytes a row for each row's Kafka coordinates. When "
                             + "reached, the task pauses consumption until inserts complete, so it exceeds the bound "
                             + "by at most one poll's records (the heap behind these bytes is as much plus at most "
                             + "one 256 KiB chunk per column stream of each block, as buffers grow by chunks). Besides, "

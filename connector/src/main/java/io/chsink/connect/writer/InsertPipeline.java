@@ -347,7 +347,7 @@ public final class InsertPipeline implements AutoCloseable {
         long total = 0;
         for (List<InFlight> l : inFlight.values()) {
             for (InFlight f : l) {
-                total += f.block.sizeInBytes();
+                total += f.block.heldBytes();
             }
         }
         return total;

@@ -32,6 +32,20 @@ class BlockBufferTest {
         return b;
     }
 
+    /**
+     * buffer.max.bytes counts a block's encoded bytes and the Kafka coordinates it keeps per row (for refused rows),
+     * 12 bytes for each row it has room for; flush.max.bytes the encoded bytes alone.
+     */
+    @Test
+    void heldBytesCountEachRowsCoordinates() {
+        BlockBuffer buf = new BlockBuffer(100_000, 1 << 30, 1000);
+        TableBlock a = block(A, 1000, 0);
+        assertEquals(8 * 1000, a.sizeInBytes(), "Int64: 8 encoded bytes a row");
+        assertEquals(a.sizeInBytes() + 12 * 1024, a.heldBytes(), "room for 1,024 rows' coordinates");
+        buf.putOpen(a);
+        assertEquals(a.heldBytes(), buf.heldBytes());
+    }
+
     @Test
     void fullByRowsDueByTime() {
         BlockBuffer buf = new BlockBuffer(3, 1 << 20, 1000);
@@ -97,7 +111,7 @@ class BlockBufferTest {
         buf.seal(B);
         assertEquals(2, buf.clear().size());
         assertEquals(0, buf.blocks().size());
-        assertEquals(0, buf.sizeInBytes());
+        assertEquals(0, buf.heldBytes());
     }
 
     private static TableBlock partitionBlock(TableId t, int partition, long firstOffset, int rows, long createdAt) {

@@ -129,8 +129,8 @@ class InsertPipelineTest {
         assertThrows(IllegalStateException.class, () -> pipeline.submit(block(A, 1)));
         pipeline.submit(block(B, 2));
         assertEquals(2, pipeline.inFlightBlocks().size());
-        assertEquals(a.sizeInBytes() + pipeline.inFlightBlocks().stream().filter(x -> x != a)
-                .mapToLong(TableBlock::sizeInBytes).sum(), pipeline.inFlightBytes());
+        assertEquals(a.heldBytes() + pipeline.inFlightBlocks().stream().filter(x -> x != a)
+                .mapToLong(TableBlock::heldBytes).sum(), pipeline.inFlightBytes());
         assertFalse(pipeline.awaitAll(50), "held inserts do not complete");
         release.countDown();
         List<InsertPipeline.Completion> done = drainUntil(2);

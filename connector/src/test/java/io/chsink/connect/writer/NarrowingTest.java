@@ -25,6 +25,7 @@ class NarrowingTest {
         final boolean namesRow;
         final List<Integer> inserted = new ArrayList<>();
         final List<String> parts = new ArrayList<>();
+        long rowsSent;
 
         Table(Set<Integer> bad, boolean namesRow) {
             this.bad = bad;
@@ -48,6 +49,7 @@ class NarrowingTest {
         @Override
         public InsertFailure insert(int from, int to) {
             parts.add(from + "-" + to);
+            rowsSent += to - from;
             InsertFailure f = refusal(from, to);
             if (f == null) {
                 for (int i = from; i < to; i++) {
@@ -88,11 +90,35 @@ class NarrowingTest {
         Table t = new Table(bad, true);
         Narrowing.Result r = narrow(t, 5000);
         assertExact(t, r, 5000);
-        assertTrue(r.inserts <= 3 * 50 + 1, r.inserts + " inserts");
+        // 3 per refused row, and one more for each halving of a chain's rest
+        assertTrue(r.inserts <= 3 * 50 + 1 + 2 * (50 / Narrowing.NAMED_CHAIN + 1), r.inserts + " inserts");
         // every refused row was tried alone before it was called refused
         for (int b : bad) {
             assertTrue(t.parts.contains(b + "-" + (b + 1)), "row " + b);
         }
+    }
+
+    /**
+     * A constraint most rows break: the rows after each named row are not sent again whole for every refused row
+     * (that would be about k·n/2 = 120 million rows here), only a few times before they are halved.
+     */
+    @Test
+    void denseRefusalsSendEachRowAFewTimesPerHalving() throws InterruptedException {
+        int n = Narrowing.NAMED_ROW_MAX_ROWS;
+        Random rnd = new Random(11);
+        Set<Integer> bad = new TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(10) != 0) {
+                bad.add(i);
+            }
+        }
+        Table t = new Table(bad, true);
+        Narrowing.Result r = narrow(t, n);
+        assertExact(t, r, n);
+        long log2 = 32 - Integer.numberOfLeadingZeros(n - 1);
+        assertTrue(t.rowsSent <= (Narrowing.NAMED_CHAIN + 1) * n * log2, t.rowsSent + " rows sent");
+        assertTrue(r.inserts <= 3 * n, r.inserts + " inserts");
+        System.out.printf("dense: %d refused of %d, %d inserts, %d rows sent%n", bad.size(), n, r.inserts, t.rowsSent);
     }
 
     @Test
