@@ -94,8 +94,9 @@ public class ClickHouseSinkConnector extends SinkConnector {
 
     /**
      * Beyond the per-key checks: can the server be reached with these credentials, does the database exist,
-     * does every table that a listed topic routes to exist (when transforms may rename topics: every table that
-     * topic.to.table.map names; the others are checked when their first record arrives), and (exactly_once) does it deduplicate inserts, and is
+     * does every table that a listed topic routes to exist (when transforms may rename topics or filter whole topics
+     * away: every table that topic.to.table.map names; the others are checked when their first record arrives), and
+     * (exactly_once) does it deduplicate inserts, and is
      * the state table replicated where the table is? Is buffer.max.bytes above flush.max.bytes? With auto.create and
      * auto.evolve: has the user the grants their statements need, and will exactly_once accept created tables? Each
      * problem is reported on its key.
@@ -122,7 +123,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
             }
         }
         new ServerCheck(new SinkConfig(connectorConfigs), connectorConfigs.get("topics"),
-                TransformChain.mayRenameTopics(connectorConfigs), values).run();
+                !TransformChain.tablesKnownFromTopics(connectorConfigs), values).run();
         return config;
     }
 
@@ -157,7 +158,10 @@ public class ClickHouseSinkConnector extends SinkConnector {
         private final String topics;
         private final Map<String, ConfigValue> values;
 
-        /** Whether transforms may rename topics: then the tables of {@code topics} are checked by the task. */
+        /**
+         * Whether transforms may rename topics or filter whole topics away: then the tables of {@code topics} are
+         * checked by the task, when their first record arrives.
+         */
         private final boolean renamed;
 
         ServerCheck(SinkConfig config, String topics, boolean renamed, Map<String, ConfigValue> values) {
@@ -217,7 +221,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
             }
             boolean listed = topics != null && !topics.trim().isEmpty();
             if (!listed || renamed) {
-                // topics.regex, or transforms that may rename topics: tables are known only when records arrive
+                // topics.regex, or transforms that may rename or drop topics: tables are known only as records arrive
                 // (the task checks each then); the grants must cover the database
                 String all = TableId.quote(config.database()) + ".*";
                 if (config.autoCreate()) {

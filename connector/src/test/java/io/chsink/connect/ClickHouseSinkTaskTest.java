@@ -23,6 +23,7 @@ import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
 import io.chsink.connect.schema.TableSchemaSource;
+import io.chsink.connect.testing.MemoryStateTable;
 import io.chsink.connect.testing.TestTables;
 import io.chsink.connect.writer.BlockInserter;
 import io.chsink.connect.writer.InsertLimits;
@@ -473,7 +474,7 @@ class ClickHouseSinkTaskTest {
         final ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
         final AtomicInteger attempts = new AtomicInteger();
         final Set<String> refused = ConcurrentHashMap.newKeySet();
-        final MemoryBlocks store = new MemoryBlocks();
+        final MemoryStateTable store = new MemoryStateTable();
         private final Object gate = new Object();
         private boolean shut;
 
@@ -612,56 +613,6 @@ class ClickHouseSinkTaskTest {
             @Override
             public void close() {
             }
-        }
-    }
-
-    /** exactly_once's state table: the recorded blocks and the handled marks. */
-    private static final class MemoryBlocks implements RecordedBlocks {
-        final List<BlockManifest> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final Map<TopicPartition, HandledOffsets.Mark> marks = new java.util.concurrent.ConcurrentHashMap<>();
-
-        @Override
-        public RecordedPartition load(TopicPartition tp, long fromOffset) {
-            List<BlockManifest> from = new ArrayList<>();
-            long below = 0;
-            for (BlockManifest m : recorded) {
-                if (m.partition().equals(tp) && m.lastOffset() >= fromOffset) {
-                    from.add(new BlockManifest(m.table(), tp, m.firstOffset(), m.lastOffset(), m.rows(),
-                            m.firstTimestamp(), m.token()).markRecorded());
-                } else if (m.partition().equals(tp)) {
-                    below++;
-                }
-            }
-            from.sort(java.util.Comparator.comparingLong(BlockManifest::firstOffset));
-            return new RecordedPartition(from, below, 0, marks.getOrDefault(tp, HandledOffsets.Mark.NONE));
-        }
-
-        @Override
-        public String engine() {
-            return "KeeperMap";
-        }
-
-        @Override
-        public void record(BlockManifest m) {
-            recorded.add(m);
-        }
-
-        @Override
-        public void storeMarks(Map<TopicPartition, HandledOffsets.Mark> m) {
-            marks.putAll(m);
-        }
-
-        @Override
-        public void prune(Map<TopicPartition, Long> below) {
-            recorded.removeIf(b -> below.containsKey(b.partition()) && b.lastOffset() < below.get(b.partition()));
-        }
-
-        Map<TopicPartition, String> recordedRanges() {
-            Map<TopicPartition, TreeMap<Long, Long>> out = new HashMap<>();
-            for (BlockManifest m : recorded) {
-                out.computeIfAbsent(m.partition(), k -> new TreeMap<>()).put(m.firstOffset(), m.lastOffset());
-            }
-            return describe(out);
         }
     }
 

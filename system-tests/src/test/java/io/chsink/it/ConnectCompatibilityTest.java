@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * project's version, and JsonEnvelopeConverter (with it too from 3.6 on); 20,000 events land exactly; bad records go
  * to the dead-letter queue and only they; a second worker of the same version joins mid-stream without a row lost or
  * doubled; exactly_once under a task restart and a SIGKILL of that second worker during an insert lands every event
- * once.
+ * once; a topic renamed by RegexRouter lands exactly on 3.9 and stops the task with the reason on 3.5 (no KIP-793).
  */
 class ConnectCompatibilityTest {
     private static final String PROJECT_VERSION = System.getProperty("chsink.project.version");
@@ -302,6 +302,65 @@ class ConnectCompatibilityTest {
                 }
                 return generator.produced();
             });
+        }
+
+        /**
+         * A topic renamed by RegexRouter ({@code X} into {@code X_routed}, the table's name). From Connect 3.6 on
+         * (KIP-793) the task commits the consumer's partitions: every event lands once and the group's committed
+         * offsets reach the end of the source topic. On 3.5 a task cannot tell where a renamed record was read, so it
+         * stops at the first one with a message that names the transform problem and the version that fixes it, and
+         * writes nothing.
+         */
+        @Test
+        @Order(6)
+        void aTopicRenamingTransformIsFollowedOrRefusedWithTheReason() throws Exception {
+            long begin = System.nanoTime();
+            long rows = 5_000;
+            long seed = 43;
+            String topic = SinkHarness.unique("compat_route");
+            String table = topic + "_routed";
+            String connector = SinkHarness.unique("sink");
+            h.stack.clickhouse().exec(EventsTable.createSql(h.db, table));
+            h.stack.kafka().createTopic(topic, 2);
+            new EventProducer(h.stack.kafka().bootstrapServers()).produce(topic, 2, new EventGenerator(seed), rows, true,
+                    null);
+            Map<String, String> o = SinkHarness.overrides(topic, 1);
+            o.put("transforms", "route");
+            o.put("transforms.route.type", "org.apache.kafka.connect.transforms.RegexRouter");
+            o.put("transforms.route.regex", "(.*)");
+            o.put("transforms.route.replacement", "$1_routed");
+            try {
+                create(connector, "clickhouse-sink.json", o);
+                if (version.startsWith("3.5.")) {
+                    String trace = awaitFailure(connector, Duration.ofMinutes(2));
+                    Mentions.assertMentions(trace, "Record topic=" + table + " partition=",
+                            "is not from a partition this task consumes", "a transform changed its topic or partition",
+                            "KIP-793, Connect 3.6 and later", "route with topic.to.table.map instead");
+                    assertEquals(0, h.scalar("SELECT count() FROM `" + table + "`"), "nothing written");
+                } else {
+                    await(table, "count()", rows, connector);
+                    awaitCommittedToEnd(topic, 2, connector);
+                    Thread.sleep(1500); // a duplicate would show by now
+                    assertEquals(rows, h.scalar("SELECT count() FROM `" + table + "`"));
+                    assertEquals(EventsTable.expected(seed, rows), EventsTable.check(h.ch(), h.db, table));
+                }
+            } finally {
+                delete(connector);
+            }
+            report("renaming transform", begin);
+        }
+
+        private String awaitFailure(String connector, Duration timeout) throws InterruptedException {
+            ConnectorFailure probe = new ConnectorFailure(rest(), connector);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                String f = probe.get();
+                if (f != null) {
+                    return f;
+                }
+                Thread.sleep(250);
+            }
+            throw new AssertionError("connector " + connector + " did not fail within " + timeout);
         }
 
         private void startSecond() {

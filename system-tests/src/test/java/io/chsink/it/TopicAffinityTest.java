@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -91,7 +92,9 @@ class TopicAffinityTest {
                     perTopic.forEach((t, n) -> assertEquals(2, n, "both partitions of " + t + " in one task"));
                     out.put(m.consumerId(), topics);
                 }
-                if (out.size() == 2 && partitions == 12 || System.nanoTime() > deadline) {
+                // A member that just joined is listed with no partitions until the rebalance completes.
+                boolean settled = d.groupState() == GroupState.STABLE && out.values().stream().noneMatch(Set::isEmpty);
+                if (settled && out.size() == 2 && partitions == 12 || System.nanoTime() > deadline) {
                     assertTrue(partitions == 12, "12 partitions assigned: " + out);
                     return out;
                 }

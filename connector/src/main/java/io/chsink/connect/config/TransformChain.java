@@ -32,7 +32,47 @@ public final class TransformChain {
             "org.apache.kafka.connect.transforms.ValueToKey",
             "io.debezium.transforms.ExtractNewRecordState");
 
+    private static final String FILTER = "org.apache.kafka.connect.transforms.Filter";
+    /** Predicates that pick records, not topics: a Filter on them leaves each topic reaching the sink. */
+    private static final Set<String> RECORD_PREDICATES = Set.of(
+            "org.apache.kafka.connect.transforms.predicates.HasHeaderKey",
+            "org.apache.kafka.connect.transforms.predicates.RecordIsTombstone");
+
     private TransformChain() {
+    }
+
+    /**
+     * Whether the listed topics' tables are known before any record is seen: no transform may rename a topic
+     * ({@link #mayRenameTopics}) or drop a whole topic ({@link #mayDropTopics}). Otherwise only the tables that
+     * {@code topic.to.table.map} names are checked up front, the others when their first record arrives.
+     */
+    public static boolean tablesKnownFromTopics(Map<String, String> connectorConfig) {
+        return !mayRenameTopics(connectorConfig) && !mayDropTopics(connectorConfig);
+    }
+
+    /**
+     * Whether a Filter may drop every record of a topic, so that the topic's table is never needed: a Filter without
+     * a predicate, or on a predicate other than HasHeaderKey and RecordIsTombstone (TopicNameMatches, a user's own).
+     */
+    public static boolean mayDropTopics(Map<String, String> connectorConfig) {
+        String chain = connectorConfig.get("transforms");
+        if (chain == null || chain.isBlank()) {
+            return false;
+        }
+        for (String alias : chain.split(",")) {
+            String prefix = "transforms." + alias.trim() + ".";
+            String type = connectorConfig.get(prefix + "type");
+            if (type == null || !FILTER.equals(type.trim())) {
+                continue;
+            }
+            String predicate = connectorConfig.get(prefix + "predicate");
+            String predicateType = predicate == null ? null
+                    : connectorConfig.get("predicates." + predicate.trim() + ".type");
+            if (predicateType == null || !RECORD_PREDICATES.contains(predicateType.trim())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a transform of the connector config may give records another topic than the one they were read from. */

@@ -14,8 +14,9 @@ import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.delivery.BlockOpener;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.testing.MemoryStateTable;
+import io.chsink.connect.testing.RecordedSeeks;
 import io.chsink.connect.testing.TestTables;
-import io.chsink.connect.offset.Consumption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,78 +33,20 @@ class ExactlyOnceDeliveryTest {
     private static final TopicPartition P0 = new TopicPartition("a", 0);
     private static final TopicPartition P1 = new TopicPartition("a", 1);
 
-    /** The state table: what was recorded, in order, the marks and epochs, and the prunes it was asked for. */
-    static final class MemoryStore implements RecordedBlocks {
-        final List<BlockManifest> recorded = new ArrayList<>();
-        final Map<TopicPartition, Long> epochs = new HashMap<>();
-        final Map<TopicPartition, HandledOffsets.Mark> marks = new HashMap<>();
-        final List<Map<TopicPartition, Long>> prunes = new ArrayList<>();
-        int loads;
-        int markWrites;
-
-        @Override
-        public RecordedPartition load(TopicPartition tp, long fromOffset) {
-            loads++;
-            List<BlockManifest> out = new ArrayList<>();
-            long below = 0;
-            for (BlockManifest m : recorded) {
-                if (m.partition().equals(tp) && m.lastOffset() >= fromOffset) {
-                    out.add(new BlockManifest(m.table(), tp, m.firstOffset(), m.lastOffset(), m.rows(),
-                            m.firstTimestamp(), m.token()).markRecorded());
-                } else if (m.partition().equals(tp)) {
-                    below++;
-                }
-            }
-            out.sort(java.util.Comparator.comparingLong(BlockManifest::firstOffset));
-            return new RecordedPartition(out, below, epochs.getOrDefault(tp, 0L),
-                    marks.getOrDefault(tp, HandledOffsets.Mark.NONE));
-        }
-
-        @Override
-        public void record(BlockManifest m) {
-            recorded.add(m);
-        }
-
-        @Override
-        public void storeMarks(Map<TopicPartition, HandledOffsets.Mark> m) {
-            if (!m.isEmpty()) {
-                markWrites++;
-                marks.putAll(m);
-            }
-        }
-
-        @Override
-        public void prune(Map<TopicPartition, Long> below) {
-            if (below.isEmpty()) {
-                return; // as StateStore: no statement
-            }
-            prunes.add(new HashMap<>(below));
-            recorded.removeIf(b -> below.containsKey(b.partition()) && b.lastOffset() < below.get(b.partition()));
-        }
-
-        @Override
-        public String engine() {
-            return "KeeperMap";
-        }
-
-        long blocks(TopicPartition tp) {
-            return recorded.stream().filter(b -> b.partition().equals(tp)).count();
-        }
-    }
-
     /** One task life: its own buffer and delivery on the shared state table. */
     static final class Life {
         final BlockBuffer buffer = new BlockBuffer(1000, 1 << 20, 60_000);
         final ExactlyOnceDelivery delivery;
         final List<SinkRecord> reported = new ArrayList<>();
-        final List<Map<TopicPartition, Long>> seeks = new ArrayList<>();
+        final RecordedSeeks consumption = new RecordedSeeks();
+        final List<Map<TopicPartition, Long>> seeks = consumption.seeks;
         final List<SinkRecord> appended = new ArrayList<>();
 
-        Life(MemoryStore store) {
+        Life(MemoryStateTable store) {
             this(store, (t, engine) -> null);
         }
 
-        Life(MemoryStore store, TargetTables targets) {
+        Life(MemoryStateTable store, TargetTables targets) {
             BlockOpener opener = (key, topic) -> {
                 TableBlock b = buffer.open(key);
                 if (b == null) {
@@ -112,20 +55,7 @@ class ExactlyOnceDeliveryTest {
                 }
                 return b;
             };
-            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, targets, "c", new Consumption() {
-                @Override
-                public void pause(TopicPartition... partitions) {
-                }
-
-                @Override
-                public void resume(TopicPartition... partitions) {
-                }
-
-                @Override
-                public void seek(Map<TopicPartition, Long> offsets) {
-                    seeks.add(new HashMap<>(offsets));
-                }
-            });
+            delivery = new ExactlyOnceDelivery(buffer, opener, () -> store, targets, "c", consumption);
         }
 
         /** What the task does with a batch. */
@@ -170,7 +100,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void blocksHoldOnePartitionAndAreRecordedWithTheirTokenBeforeInsert() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         List<SinkRecord> batch = records(0, 0, 4);
         batch.addAll(records(1, 0, 1));
@@ -189,7 +119,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void renamedRecordsAreRecordedUnderTheConsumersPartitionAndAPartitionsBlocksNeverOverlap() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life life = new Life(store);
         TableId day1 = new TableId("db", "events-20260101");
         TableId day2 = new TableId("db", "events-20260102");
@@ -222,7 +152,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void aRestartRebuildsTheRecordedBlockWithTheSameRowsAndTokenBeforeNewOnes() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         first.put(records(0, 0, 4));
         TableBlock original = first.flush().get(0);
@@ -252,7 +182,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void aRebuildMissingRecordsIsSealedByTheFirstRecordPastItsRange() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         first.put(records(0, 0, 4));
         first.flush();
@@ -268,7 +198,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void aDeadLetteredLastRecordCompletesTheRebuild() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         first.put(records(0, 0, 4));
         first.flush();
@@ -284,24 +214,24 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void verifiedBlocksAreNotRebuiltByTheSameTaskAndRevocationForgetsPartitions() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life life = new Life(store);
         life.put(records(0, 0, 4));
         TableBlock b = life.flush().get(0);
         life.delivery.verified(b);
         life.put(records(0, 5, 5));
         assertFalse(life.buffer.open(BlockKey.of(T, P0)).isReplay());
-        assertEquals(1, store.loads);
+        assertEquals(1, store.loads());
         life.buffer.clear();
         life.delivery.revoked(List.of(P0));
         life.put(records(0, 5, 5));
-        assertEquals(2, store.loads, "a partition got again is loaded again");
+        assertEquals(2, store.loads(), "a partition got again is loaded again");
     }
 
     @Test
     void theTableCheckRunsThroughTheDelivery() {
-        Life life = new Life(new MemoryStore());
-        ExactlyOnceDelivery refusing = new ExactlyOnceDelivery(life.buffer, (k, t) -> null, MemoryStore::new,
+        Life life = new Life(new MemoryStateTable());
+        ExactlyOnceDelivery refusing = new ExactlyOnceDelivery(life.buffer, (k, t) -> null, MemoryStateTable::new,
                 (t, engine) -> {
                     throw new ConnectException("no dedup on " + t + " (state table " + engine + ")");
                 }, "c", null);
@@ -311,7 +241,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void aPartialRebuildIsRefusedWhereTheServerNumbersPartitionParts() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         first.put(records(0, 0, 4));
         first.flush();
@@ -331,7 +261,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void blocksBuiltAfterAnOffsetsResetCarryThePartitionsEpoch() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         store.epochs.put(P0, 1234L);
         Life life = new Life(store);
         List<SinkRecord> batch = records(0, 0, 1);
@@ -365,15 +295,15 @@ class ExactlyOnceDeliveryTest {
      * A first task writes 70 one-record blocks, verified; preCommit returns 70, which makes a prune due: the mark is
      * stored, the blocks below it deleted. Then it records [70..74] and dies before its insert is verified.
      */
-    private static MemoryStore handledToSeventy() throws Exception {
-        MemoryStore store = new MemoryStore();
+    private static MemoryStateTable handledToSeventy() throws Exception {
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         for (int i = 0; i < 70; i++) {
             first.put(records(0, i, i));
             first.flush().forEach(first.delivery::verified);
             if (i == 62) {
                 first.delivery.committing(at(P0, 63));
-                assertEquals(0, store.markWrites, "63 blocks below: no prune due, no mark written");
+                assertEquals(0, store.markWrites(), "63 blocks below: no prune due, no mark written");
             }
         }
         first.delivery.committing(at(P0, 70));
@@ -387,7 +317,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void recordsBelowTheMarkComingAgainAreDroppedOnceItsAnchorIsFound() throws Exception {
-        MemoryStore store = handledToSeventy();
+        MemoryStateTable store = handledToSeventy();
         Life second = new Life(store); // Connect's commit of 70 failed: it redelivers from 0
         second.put(records(0, 0, 40));
         assertEquals(List.of(Map.of(P0, 69L)), second.seeks, "seeks to the anchor to look at it");
@@ -409,7 +339,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void aMarkWhoseAnchorHasAnotherTimestampIsIgnoredAndThePartitionReadAgainFromItsStart() throws Exception {
-        MemoryStore store = handledToSeventy();
+        MemoryStateTable store = handledToSeventy();
         Life second = new Life(store); // the topic was deleted and re-created: offsets from 0 again
         second.put(recreated(0, 0, 7));
         assertEquals(List.of(Map.of(P0, 69L)), second.seeks);
@@ -427,7 +357,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void recordedBlocksStayBoundedWhileTheTaskRunsAndTheMarkOnlyGrows() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life life = new Life(store);
         long most = 0;
         for (int i = 0; i < 300; i++) {
@@ -437,8 +367,8 @@ class ExactlyOnceDeliveryTest {
             most = Math.max(most, store.blocks(P0));
         }
         assertTrue(most <= HandledOffsets.PRUNE_AFTER_BLOCKS, "at most " + most + " blocks recorded at once");
-        assertEquals(300 / HandledOffsets.PRUNE_AFTER_BLOCKS, store.markWrites, "marks are written when a prune is due");
-        assertEquals(store.markWrites, store.prunes.size());
+        assertEquals(300 / HandledOffsets.PRUNE_AFTER_BLOCKS, store.markWrites(), "marks are written when a prune is due");
+        assertEquals(store.markWrites(), store.prunes.size());
         HandledOffsets.Mark m = store.marks.get(P0);
         assertEquals(2 * 4 * HandledOffsets.PRUNE_AFTER_BLOCKS, m.below());
         assertEquals(new HandledOffsets.Mark(m.below(), m.below() - 2, 1000 + m.below() - 2), m);
@@ -448,7 +378,7 @@ class ExactlyOnceDeliveryTest {
 
     @Test
     void blocksBelowWhereConnectStartsAPartitionArePrunedAtTheFirstCommit() throws Exception {
-        MemoryStore store = new MemoryStore();
+        MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
         first.put(records(0, 0, 4));
         first.flush(); // recorded; the task dies before preCommit: no mark
