@@ -434,17 +434,6 @@ class ClickHouseSinkTaskTest {
         return out;
     }
 
-    /** "first-last,first-last" of each partition's ranges, in offset order. */
-    private static Map<TopicPartition, String> describe(Map<TopicPartition, TreeMap<Long, Long>> ranges) {
-        Map<TopicPartition, String> out = new HashMap<>();
-        ranges.forEach((tp, r) -> {
-            StringBuilder s = new StringBuilder();
-            r.forEach((first, last) -> s.append(s.length() == 0 ? "" : ",").append(first).append('-').append(last));
-            out.put(tp, s.toString());
-        });
-        return out;
-    }
-
     // ---- ClickHouse's side, in memory ----
 
     /** An inserted block as the inserter saw it (the task recycles the block itself once it is verified). */
@@ -545,7 +534,7 @@ class ClickHouseSinkTaskTest {
             for (Inserted b : inserted) {
                 b.ranges.forEach((tp, r) -> out.computeIfAbsent(tp, k -> new TreeMap<>()).put(r[0], r[1]));
             }
-            return describe(out);
+            return MemoryStateTable.describe(out);
         }
 
         int insertedRows() {

@@ -332,7 +332,7 @@ class ConnectCompatibilityTest {
             try {
                 create(connector, "clickhouse-sink.json", o);
                 if (version.startsWith("3.5.")) {
-                    String trace = awaitFailure(connector, Duration.ofMinutes(2));
+                    String trace = ConnectorFailure.await(rest(), connector, Duration.ofMinutes(2));
                     Mentions.assertMentions(trace, "Record topic=" + table + " partition=",
                             "is not from a partition this task consumes", "a transform changed its topic or partition",
                             "KIP-793, Connect 3.6 and later", "route with topic.to.table.map instead");
@@ -348,19 +348,6 @@ class ConnectCompatibilityTest {
                 delete(connector);
             }
             report("renaming transform", begin);
-        }
-
-        private String awaitFailure(String connector, Duration timeout) throws InterruptedException {
-            ConnectorFailure probe = new ConnectorFailure(rest(), connector);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                String f = probe.get();
-                if (f != null) {
-                    return f;
-                }
-                Thread.sleep(250);
-            }
-            throw new AssertionError("connector " + connector + " did not fail within " + timeout);
         }
 
         private void startSecond() {

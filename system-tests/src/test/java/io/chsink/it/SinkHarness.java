@@ -94,17 +94,7 @@ final class SinkHarness {
 
     /** Waits until the connector or one of its tasks is FAILED and returns the trace. */
     String awaitFailure(String connector, Duration timeout) throws InterruptedException {
-        ConnectorFailure probe = new ConnectorFailure(rest(), connector);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            String f = probe.get();
-            if (f != null) {
-                return f;
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("connector " + connector + " did not fail within " + timeout + ": "
-                + rest().connectorStatus(connector));
+        return ConnectorFailure.await(rest(), connector, timeout);
     }
 
     /**

@@ -94,6 +94,11 @@ public final class MemoryStateTable implements RecordedBlocks {
         for (BlockManifest m : recorded) {
             ranges.computeIfAbsent(m.partition(), k -> new TreeMap<>()).put(m.firstOffset(), m.lastOffset());
         }
+        return describe(ranges);
+    }
+
+    /** "first-last,first-last" of each partition's ranges (first offset to last), in offset order. */
+    public static Map<TopicPartition, String> describe(Map<TopicPartition, TreeMap<Long, Long>> ranges) {
         Map<TopicPartition, String> out = new HashMap<>();
         ranges.forEach((tp, r) -> {
             StringBuilder s = new StringBuilder();

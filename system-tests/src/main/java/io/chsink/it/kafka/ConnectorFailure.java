@@ -1,6 +1,7 @@
 package io.chsink.it.kafka;
 
 import io.chsink.it.stack.ConnectRest;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /** A probe for {@code RowWatcher}: the trace of a FAILED connector or task, or null while all is well. */
@@ -30,5 +31,25 @@ public final class ConnectorFailure implements Supplier<String> {
             }
         }
         return null;
+    }
+
+    /** Waits for the connector or one of its tasks to fail; returns the trace, or throws when none fails in time. */
+    public static String await(ConnectRest rest, String connector, Duration timeout) throws InterruptedException {
+        ConnectorFailure probe = new ConnectorFailure(rest, connector);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String f = probe.get();
+            if (f != null) {
+                return f;
+            }
+            Thread.sleep(250);
+        }
+        String status;
+        try {
+            status = String.valueOf(rest.connectorStatus(connector));
+        } catch (RuntimeException e) {
+            status = e.getMessage();
+        }
+        throw new AssertionError("connector " + connector + " did not fail within " + timeout + ": " + status);
     }
 }
