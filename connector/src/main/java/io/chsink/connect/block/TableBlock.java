@@ -25,11 +25,12 @@ public final class TableBlock {
     private int lastPartition = -1;
     private long[] lastRange;
     private TopicPartition lastTp;
+    /** What a row's coordinates take: a reference in {@link #rowPartitions} and a long in {@link #rowOffsets}. */
+    private static final long ROW_COORDINATE_BYTES = 12;
     /**
      * Per row, where its record was read (12 bytes a row): a block ClickHouse refuses for some of its rows is narrowed
      * down to them, and each refused row is reported by its record's coordinates.
      */
-    private static final long ROW_COORDINATE_BYTES = 12;
     private TopicPartition[] rowPartitions;
     private long[] rowOffsets;
     private long firstTimestamp = -1;

@@ -50,9 +50,4 @@ public final class DeferredSeeks implements Consumption {
             pending.clear();
         }
     }
-
-    /** The seeks not handed to Connect yet. */
-    public Map<TopicPartition, Long> pending() {
-        return Map.copyOf(pending);
-    }
 }
