@@ -381,7 +381,7 @@ public class ClickHouseSinkTask extends SinkTask {
                 return;
             }
             if (assigned.owns(tp)) { // else revoked meanwhile: its next owner reads it from before this block
-                refused.refused(tp, offset, c.block.offsetRanges().get(tp)[0], why);
+                refused.refused(tp, offset, delivery.refusedHoldFrom(c.block, tp, offset), why);
             }
         }
         refused.seekBack(rewinds.pending());
@@ -547,8 +547,8 @@ public class ClickHouseSinkTask extends SinkTask {
         heldPolls.firstOffsets().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         delivery.uncommittable().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         refused.pending().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
-        Map<TopicPartition, OffsetAndMetadata> committable = OffsetTracker.committable(currentOffsets, pending,
-                notInBlocks);
+        Map<TopicPartition, OffsetAndMetadata> committable = OffsetTracker.committable(
+                refused.consumed(currentOffsets), pending, notInBlocks);
         if (pipeline.failing() == null) { // during an outage the state table cannot take the marks either
             delivery.committing(committable);
         }

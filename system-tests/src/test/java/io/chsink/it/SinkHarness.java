@@ -11,10 +11,15 @@ import io.chsink.it.stack.Stack;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.TopicPartition;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -150,6 +155,35 @@ final class SinkHarness {
                         + ", end " + end);
             }
             Thread.sleep(500);
+        }
+    }
+
+    /**
+     * Waits until the connector's consumer group is Stable with {@code members} members, each with partitions (a
+     * member that has just joined is listed with none until its rebalance completes), and returns its description.
+     */
+    ConsumerGroupDescription awaitSettledGroup(String connector, int members, Duration timeout) throws Exception {
+        String group = "connect-" + connector;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            ConsumerGroupDescription d = null;
+            try {
+                d = stack.kafka().admin().describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                    throw e;
+                } // no member has joined yet
+            }
+            boolean settled = d != null && d.groupState() == GroupState.STABLE && d.members().size() == members
+                    && d.members().stream().noneMatch(m -> m.assignment().topicPartitions().isEmpty());
+            if (settled) {
+                return d;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("group " + group + " not settled with " + members + " members within "
+                        + timeout + ": " + d);
+            }
+            Thread.sleep(200);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.EventProducer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,11 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +50,7 @@ class TopicAffinityTest {
             for (int i = 0; i < 6; i++) {
                 h.awaitRows(topics.get(i), rows, connector);
             }
-            Map<String, Set<String>> byMember = assignment("connect-" + connector);
+            Map<String, Set<String>> byMember = assignment(connector);
             System.out.println("TopicAffinityTest: topics by task " + byMember);
             assertEquals(2, byMember.size(), "two tasks in the group: " + byMember);
             Map<String, String> owner = new HashMap<>();
@@ -71,35 +69,23 @@ class TopicAffinityTest {
         }
     }
 
-    /** Per member of the group, the topics of its assigned partitions (each topic's two partitions both there). */
-    private Map<String, Set<String>> assignment(String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                h.stack.kafka().bootstrapServers()))) {
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (true) {
-                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
-                        .get();
-                Map<String, Set<String>> out = new TreeMap<>();
-                int partitions = 0;
-                for (MemberDescription m : d.members()) {
-                    Set<String> topics = new TreeSet<>();
-                    Map<String, Integer> perTopic = new HashMap<>();
-                    for (TopicPartition tp : m.assignment().topicPartitions()) {
-                        topics.add(tp.topic());
-                        perTopic.merge(tp.topic(), 1, Integer::sum);
-                        partitions++;
-                    }
-                    perTopic.forEach((t, n) -> assertEquals(2, n, "both partitions of " + t + " in one task"));
-                    out.put(m.consumerId(), topics);
-                }
-                // A member that just joined is listed with no partitions until the rebalance completes.
-                boolean settled = d.groupState() == GroupState.STABLE && out.values().stream().noneMatch(Set::isEmpty);
-                if (settled && out.size() == 2 && partitions == 12 || System.nanoTime() > deadline) {
-                    assertTrue(partitions == 12, "12 partitions assigned: " + out);
-                    return out;
-                }
-                Thread.sleep(500);
+    /** Per member of the settled group, the topics of its assigned partitions (each topic's two partitions both there). */
+    private Map<String, Set<String>> assignment(String connector) throws Exception {
+        ConsumerGroupDescription d = h.awaitSettledGroup(connector, 2, Duration.ofSeconds(60));
+        Map<String, Set<String>> out = new TreeMap<>();
+        int partitions = 0;
+        for (MemberDescription m : d.members()) {
+            Set<String> topics = new TreeSet<>();
+            Map<String, Integer> perTopic = new HashMap<>();
+            for (TopicPartition tp : m.assignment().topicPartitions()) {
+                topics.add(tp.topic());
+                perTopic.merge(tp.topic(), 1, Integer::sum);
+                partitions++;
             }
+            perTopic.forEach((t, n) -> assertEquals(2, n, "both partitions of " + t + " in one task"));
+            out.put(m.consumerId(), topics);
         }
+        assertEquals(12, partitions, "12 partitions assigned: " + out);
+        return out;
     }
 }

@@ -53,6 +53,14 @@ public interface Delivery {
     /** The block's insert is verified. */
     void verified(TableBlock b);
 
+    /**
+     * ClickHouse refused the row of {@code tp} at {@code offset} in the verified block {@code b}: the offset of
+     * {@code tp} from which nothing may be committed until the row's record is reported. at_least_once: the row's own
+     * offset (the block's rows before it are in, and a task that takes the partition over reads again from the row);
+     * exactly_once: the partition's first offset in the block, which a restart rebuilds and narrows the same way.
+     */
+    long refusedHoldFrom(TableBlock b, TopicPartition tp, long offset);
+
     /** The partitions are revoked; their blocks have been dropped from the buffer. */
     void revoked(Collection<TopicPartition> partitions);
 

@@ -392,6 +392,11 @@ public final class ExactlyOnceDelivery implements Delivery {
     }
 
     @Override
+    public long refusedHoldFrom(TableBlock b, TopicPartition tp, long offset) {
+        return b.offsetRanges().get(tp)[0];
+    }
+
+    @Override
     public void revoked(Collection<TopicPartition> partitions) {
         planner.revoked(partitions);
         handled.revoked(partitions);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -29,7 +30,7 @@ public final class RefusedRows {
     private final Consumption context;
     /** Per partition, its refused offsets not yet reported, with why ClickHouse refused each. */
     private final Map<TopicPartition, TreeMap<Long, String>> waiting = new HashMap<>();
-    /** Per partition with refused offsets waiting, the first offset of the earliest of their blocks. */
+    /** Per partition with refused offsets waiting, the offset from which nothing is committable until reported. */
     private final Map<TopicPartition, Long> holdFrom = new HashMap<>();
     /** Partitions sought back since the last batch: Connect seeks them before the next one. */
     private final Set<TopicPartition> sought = new HashSet<>();
@@ -42,13 +43,13 @@ public final class RefusedRows {
 
     /**
      * A row of the record at {@code offset} of {@code tp} was refused, for {@code why}: it waits to be reported. Until
-     * it is, nothing from {@code blockStart} on is committable: the first offset of the partition in the row's block,
-     * so that a task that crashes meanwhile redoes the whole block (exactly_once rebuilds it, and narrows it into the
-     * same parts, only from its start).
+     * it is, nothing from {@code holdFrom} on is committable (the delivery's choice: the row itself, or the first
+     * offset of the partition in the row's block, so that exactly_once rebuilds and narrows the same block after a
+     * crash).
      */
-    public void refused(TopicPartition tp, long offset, long blockStart, String why) {
+    public void refused(TopicPartition tp, long offset, long holdFrom, String why) {
         waiting.computeIfAbsent(tp, k -> new TreeMap<>()).put(offset, why);
-        holdFrom.merge(tp, blockStart, Math::min);
+        this.holdFrom.merge(tp, holdFrom, Math::min);
     }
 
     /**
@@ -149,11 +150,27 @@ public final class RefusedRows {
     }
 
     /**
-     * Per partition with refused records not yet reported, where the first of their blocks starts: nothing from it
-     * is committable.
+     * Per partition with refused records not yet reported, the offset from which nothing is committable.
      */
     public Map<TopicPartition, Long> pending() {
         return holdFrom.isEmpty() ? Map.of() : new HashMap<>(holdFrom);
+    }
+
+    /**
+     * Connect's offsets ({@code consumed}, preCommit's argument), each partition being read again moved up to where
+     * the task had got before its seek: Connect's offset went back with the seek, but everything up to there is in
+     * blocks (or is a refused record, held by {@link #pending}). Committing Connect's own offset would put the commit
+     * inside a block already inserted, which a restart would redo from there (exactly_once: a shorter block, whose
+     * rows a narrowed insert's part tokens no longer cover).
+     */
+    public Map<TopicPartition, OffsetAndMetadata> consumed(Map<TopicPartition, OffsetAndMetadata> consumed) {
+        if (replayUntil.isEmpty()) {
+            return consumed;
+        }
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(consumed);
+        replayUntil.forEach((tp, until) -> out.computeIfPresent(tp,
+                (k, o) -> o.offset() > until ? o : new OffsetAndMetadata(until + 1)));
+        return out;
     }
 
     /** Per partition with refused records not yet reported, the first of them: a seek must not pass it. */
