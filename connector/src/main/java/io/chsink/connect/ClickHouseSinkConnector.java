@@ -2,7 +2,9 @@ package io.chsink.connect;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
+import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
+import io.chsink.connect.config.CdcNullDefaults;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.config.TransformChain;
@@ -110,6 +112,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
         }
         checkBufferBound(values);
         checkTombstones(values);
+        checkNullDefaults(values, connectorConfigs);
         for (String key : new String[] {SinkConfig.CLICKHOUSE_URL, SinkConfig.CLICKHOUSE_USER,
                 SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
                 SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS, SinkConfig.SSL_TRUSTSTORE_LOCATION,
@@ -135,6 +138,24 @@ public class ClickHouseSinkConnector extends SinkConnector {
             t.addErrorMessage(SinkConfig.TOMBSTONES_BEHAVIOR + "=delete needs " + SinkConfig.CDC_MODE
                     + "=debezium: a deleted row is a row of its ReplacingMergeTree(version, is_deleted) there; with "
                     + SinkConfig.CDC_MODE + "=" + mode.value() + " use skip or fail");
+        }
+    }
+
+    /**
+     * cdc.mode=debezium with a value converter that writes schema defaults in place of a change event's nulls,
+     * unless cdc.null.defaults=allow ({@link NullDefaults}); reported on value.converter where the values have it,
+     * else on cdc.mode.
+     */
+    private static void checkNullDefaults(Map<String, ConfigValue> values, Map<String, String> props) {
+        ConfigValue mode = values.get(SinkConfig.CDC_MODE);
+        ConfigValue optIn = values.get(SinkConfig.CDC_NULL_DEFAULTS);
+        if (mode == null || optIn == null || !optIn.errorMessages().isEmpty() || optIn.value() == null) {
+            return;
+        }
+        String problem = NullDefaults.problem("debezium".equals(mode.value()),
+                CdcNullDefaults.parse(optIn.value().toString()), props);
+        if (problem != null) {
+            values.getOrDefault(NullDefaults.CONVERTER, mode).addErrorMessage(problem);
         }
     }
 

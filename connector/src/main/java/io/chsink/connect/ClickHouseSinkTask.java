@@ -6,6 +6,7 @@ import io.chsink.connect.block.BlockKey;
 import io.chsink.connect.block.BlockRecycler;
 import io.chsink.connect.block.BlockSizing;
 import io.chsink.connect.block.TableBlock;
+import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSource;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
@@ -112,6 +113,10 @@ public class ClickHouseSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         config = new SinkConfig(props);
+        String nulls = NullDefaults.problem(config.debeziumCdc(), config.cdcNullDefaults(), props);
+        if (nulls != null) {
+            throw new ConnectException(nulls); // as validate() does, for connectors it never checked
+        }
         parts = connect.apply(config);
         router = new TableRouter(config);
         buffer = new BlockBuffer(config.flushMaxRows(), config.flushMaxBytes(), config.flushIntervalMs());

@@ -349,6 +349,29 @@ class ClickHouseSinkTaskTest {
 
     // ---- driving the task as Connect does ----
 
+    /**
+     * cdc.mode=debezium with Kafka's JsonConverter and no replace.null.with.default on the connector: the task
+     * refuses to start (a connector created before validate() refused it), naming the key, before it connects.
+     */
+    @Test
+    void aConverterThatPutsDefaultsInPlaceOfNullsIsRefusedAtStart() {
+        Map<String, String> props = new HashMap<>();
+        props.put("name", "task-test");
+        props.put("clickhouse.url", "http://127.0.0.1:9");
+        props.put("cdc.mode", "debezium");
+        props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        int[] connected = {0};
+        ClickHouseSinkTask refused = new ClickHouseSinkTask(c -> {
+            connected[0]++;
+            return server.parts(c);
+        });
+        refused.initialize(context);
+        ConnectException e = assertThrows(ConnectException.class, () -> refused.start(props));
+        assertTrue(e.getMessage().contains("value.converter.replace.null.with.default=false")
+                && e.getMessage().contains("cdc.null.defaults=allow"), e.getMessage());
+        assertEquals(0, connected[0], "refused before connecting");
+    }
+
     private void start(String guarantee, Map<String, String> settings, String... tables) {
         Map<String, String> props = new HashMap<>();
         props.put("name", "task-test");

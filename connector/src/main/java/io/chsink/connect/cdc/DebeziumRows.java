@@ -112,31 +112,12 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 t -> TableLayout.load(client, t), null, client, config.cdcRowCacheBytes());
         this.readTimes = currentRowRead;
         this.cacheHits = cacheHit;
-        warnIfNullsBecomeDefaults(config.originalsStrings());
+        warnOfNullDefaults(config);
     }
 
-    /**
-     * Kafka's JsonConverter (and JsonEnvelopeConverter, which follows it) put a field's schema default in place of a
-     * null unless replace.null.with.default=false: an UPDATE ... SET price = NULL would land as the column's
-     * source default. Only the connector-level converter settings can be seen here.
-     */
-    static String nullsBecomeDefaults(Map<String, String> props) {
-        String c = props.getOrDefault("value.converter", "");
-        if (!c.equals("org.apache.kafka.connect.json.JsonConverter")
-                && !c.equals("io.chsink.connect.convert.JsonEnvelopeConverter")) {
-            return null;
-        }
-        if ("false".equalsIgnoreCase(props.getOrDefault("value.converter.replace.null.with.default", "true").trim())) {
-            return null;
-        }
-        return "cdc.mode=debezium with value.converter=" + c + " and value.converter.replace.null.with.default "
-                + "not false: the converter writes a field's schema default where the change event has null, so a "
-                + "column set to NULL in the source lands as its default. Set "
-                + "value.converter.replace.null.with.default=false (and the same on the Debezium source's converter)";
-    }
-
-    private static void warnIfNullsBecomeDefaults(Map<String, String> props) {
-        String w = nullsBecomeDefaults(props);
+    /** What validate() cannot see or was told to accept: see {@link NullDefaults#warning}. */
+    private static void warnOfNullDefaults(SinkConfig config) {
+        String w = NullDefaults.warning(config.debeziumCdc(), config.cdcNullDefaults(), config.originalsStrings());
         if (w != null) {
             LOG.warn(w);
         }

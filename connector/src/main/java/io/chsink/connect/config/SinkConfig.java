@@ -63,6 +63,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_VERSION_EPOCH_MAP = "cdc.version.epoch.map";
     public static final String CDC_ROW_CACHE_BYTES = "cdc.row.cache.bytes";
     public static final String CDC_READ_POLLS = "cdc.read.polls";
+    public static final String CDC_NULL_DEFAULTS = "cdc.null.defaults";
     /** The largest epoch: versions keep 4 bits for it, in either width. */
     public static final int CDC_VERSION_MAX_EPOCH = 15;
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
@@ -361,17 +362,33 @@ public final class SinkConfig extends AbstractConfig {
                             + "500 ms; then one query per table reads the keys of all of them. A read costs about the "
                             + "same for one key as for a hundred (ClickHouse reads a granule per key and part), so "
                             + "fewer, larger reads cost less. 1: every poll reads at once.",
-                    GROUP_CDC, 10, Width.SHORT, "Polls per read");
+                    GROUP_CDC, 10, Width.SHORT, "Polls per read")
+            .define(CDC_NULL_DEFAULTS, Type.STRING, CdcNullDefaults.REFUSE.configValue(),
+                    ConfigDef.ValidString.in(CdcNullDefaults.REFUSE.configValue(),
+                            CdcNullDefaults.ALLOW.configValue()), Importance.LOW,
+                    "cdc.mode=debezium only: whether the connector runs with a value converter that writes a "
+                            + "field's schema default where a change event has null, so that a column set to NULL "
+                            + "in the source lands as its default. refuse: validation and task start refuse "
+                            + "value.converter=org.apache.kafka.connect.json.JsonConverter unless "
+                            + "value.converter.replace.null.with.default=false, and "
+                            + "value.converter=io.chsink.connect.convert.JsonEnvelopeConverter with "
+                            + "value.converter.replace.null.with.default=true (without that key it reads a change "
+                            + "event's nulls as nulls), naming the key to set. allow: such a converter is accepted "
+                            + "and the task logs a WARN at start. A value.converter set on the worker rather than "
+                            + "the connector cannot be checked: the task logs a WARN at start. See docs/cdc.md.",
+                    GROUP_CDC, 11, Width.SHORT, "Nulls with defaults");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
     private final Map<String, Integer> topicEpochs;
+    private final CdcNullDefaults cdcNullDefaults;
 
     public SinkConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
         this.settings = parsePairs(getString(CLICKHOUSE_SETTINGS), '=', CLICKHOUSE_SETTINGS);
         this.topicTables = parsePairs(getString(TOPIC_TO_TABLE_MAP), ':', TOPIC_TO_TABLE_MAP);
         this.topicEpochs = parseEpochs(getString(CDC_VERSION_EPOCH_MAP), CDC_VERSION_EPOCH_MAP);
+        this.cdcNullDefaults = CdcNullDefaults.parse(getString(CDC_NULL_DEFAULTS));
         String tolerance = props.get(ERRORS_TOLERANCE);
         this.tolerateErrors = tolerance != null && tolerance.trim().toLowerCase(Locale.ROOT).equals("all");
         String bound = bufferBoundProblem(flushMaxBytes(), bufferMaxBytes());
@@ -589,6 +606,11 @@ public final class SinkConfig extends AbstractConfig {
     /** cdc.row.cache.bytes: the bound of a task's cache of the rows it wrote and saw inserted (0: none). */
     public long cdcRowCacheBytes() {
         return getLong(CDC_ROW_CACHE_BYTES);
+    }
+
+    /** cdc.null.defaults: whether a value converter that puts schema defaults in place of nulls is accepted. */
+    public CdcNullDefaults cdcNullDefaults() {
+        return cdcNullDefaults;
     }
 
     /** cdc.version.epoch.map: topic to epoch. */

@@ -37,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * JSON strings "NaN", "Infinity", "-Infinity" but reads them, and any other string, boolean or container in a float
  * field, as 0.0; this converter reads the three strings as the values they stand for and rejects anything else that
  * is not a number (DataException), see {@link FallbackFloats}. Writing (fromConnectData) is the inner JsonConverter's.
+ *
+ * <p>replace.null.with.default: when it is set, it is honoured as JsonConverter does. When it is not set, a Debezium
+ * change event (a value schema {@link ChangeEventSchemas#isEnvelope}) is read as with {@code false}, its nulls as
+ * nulls (a column set to NULL in the source must not land as its default), and every other record as with
+ * JsonConverter's default, {@code true}. The fast path decides once per cached schema; the fallback converts with the
+ * inner JsonConverter the topic's last record needed and again with the other one when the schema says otherwise.
  */
 public final class JsonEnvelopeConverter implements Converter, Versioned {
     private static final Logger log = LoggerFactory.getLogger(JsonEnvelopeConverter.class);
@@ -46,14 +52,26 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     private static final byte[] HEAD = "{\"schema\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MIDDLE = ",\"payload\":".getBytes(StandardCharsets.US_ASCII);
 
+    private static final ConfigDef CONFIG_DEF = configDef();
+
     private final JsonConverter inner = new JsonConverter();
+    /**
+     * replace.null.with.default unset: the JsonConverter (with it false) that reads change events the fast path hands
+     * on; null when the key is set (inner reads every record then).
+     */
+    private JsonConverter changeEvents;
+    /** Topics whose last record the fallback read was a change event (read by {@link #changeEvents} first). */
+    private final Set<String> changeEventTopics = ConcurrentHashMap.newKeySet();
     private KafkaJson json;
     private final AtomicLong records = new AtomicLong();
     private final AtomicLong fallbacks = new AtomicLong();
     private final Set<String> loggedTopics = ConcurrentHashMap.newKeySet();
     private boolean schemasEnabled;
     private SchemaValueReader reader;
+    /** The reader of change events: {@link #reader} when replace.null.with.default is set, else one keeping nulls. */
+    private SchemaValueReader changeEventReader;
     private FallbackFloats floats;
+    private FallbackFloats changeEventFloats;
     private SchemaBytesCache schemas;
 
     @Override
@@ -65,8 +83,20 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         schemasEnabled = config.schemasEnabled();
         schemas = new SchemaBytesCache(config.schemaCacheSize());
         floats = schemasEnabled ? new FallbackFloats(inner) : null;
+        boolean keepChangeEventNulls = schemasEnabled && config.replaceNullWithDefault()
+                && !configs.containsKey(JsonConverterConfig.REPLACE_NULL_WITH_DEFAULT_CONFIG);
+        changeEvents = null;
+        changeEventFloats = floats;
+        if (keepChangeEventNulls) {
+            Map<String, Object> keep = new HashMap<>(configs);
+            keep.put(JsonConverterConfig.REPLACE_NULL_WITH_DEFAULT_CONFIG, false);
+            changeEvents = new JsonConverter();
+            changeEvents.configure(keep, isKey);
+            changeEventFloats = new FallbackFloats(changeEvents);
+        }
         try {
             reader = new SchemaValueReader(config.replaceNullWithDefault());
+            changeEventReader = keepChangeEventNulls ? new SchemaValueReader(false) : reader;
             json = new KafkaJson();
         } catch (LinkageError older) {
             // A worker whose connect-json or Jackson predates what the fast path calls (Kafka 4.1, Jackson 2.15+).
@@ -114,10 +144,28 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         return inner.fromConnectData(topic, headers, schema, value);
     }
 
+    /** JsonConverter's keys, with replace.null.with.default documented as this converter reads it. */
     @Override
     public ConfigDef config() {
-        return inner.config();
+        return CONFIG_DEF;
     }
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        for (ConfigDef.ConfigKey k : JsonConverterConfig.configDef().configKeys().values()) {
+            String doc = k.name.equals(JsonConverterConfig.REPLACE_NULL_WITH_DEFAULT_CONFIG) ? REPLACE_NULL_DOC
+                    : k.documentation;
+            def.define(k.name, k.type, k.hasDefault() ? k.defaultValue : ConfigDef.NO_DEFAULT_VALUE, k.validator,
+                    k.importance, doc, k.group, k.orderInGroup, k.width, k.displayName, k.dependents, k.recommender);
+        }
+        return def;
+    }
+
+    private static final String REPLACE_NULL_DOC = "Whether a null or absent field that has a default in its "
+            + "schema reads as that default (true) or as null (false). Not set: Debezium change events (a value "
+            + "schema that is a struct named *.Envelope with the fields before, after and op) read their nulls as "
+            + "nulls, so that a column set to NULL in the source stays NULL; every other record reads the default, "
+            + "as JsonConverter does. Set explicitly, it applies to every record.";
 
     /** Logs what this converter read (Connect closes a task's converters when the task stops). */
     @Override
@@ -127,6 +175,9 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
                     records.get(), fallbacks.get(), schemas.size());
         }
         inner.close();
+        if (changeEvents != null) {
+            changeEvents.close();
+        }
     }
 
     /** Records read (tombstones not counted). */
@@ -173,7 +224,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         }
         try (JsonParser p = json.nestedParser(value, payloadFrom, end)) {
             p.nextToken();
-            Object payload = reader.read(p, last.schema);
+            Object payload = readerOf(last).read(p, last.schema);
             if (p.nextToken() != null) {
                 throw FastPathMiss.INSTANCE;
             }
@@ -194,16 +245,16 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
             int from = (int) p.getTokenLocation().getByteOffset();
             p.skipChildren();
             int to = (int) p.getCurrentLocation().getByteOffset();
-            Schema schema = schema(topic, value, from, to);
+            SchemaBytesCache.Cached schema = schema(topic, value, from, to);
             if (!PAYLOAD.equals(p.nextFieldName())) {
                 throw FastPathMiss.INSTANCE;
             }
             p.nextToken();
-            Object payload = reader.read(p, schema);
+            Object payload = readerOf(schema).read(p, schema.schema);
             if (p.nextToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
                 throw FastPathMiss.INSTANCE;
             }
-            return new SchemaAndValue(schema, payload);
+            return new SchemaAndValue(schema.schema, payload);
         }
     }
 
@@ -218,11 +269,16 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         }
     }
 
-    private Schema schema(String topic, byte[] value, int from, int to) throws IOException {
+    /** The reader of records with this schema: change events keep their nulls when the key is not set. */
+    private SchemaValueReader readerOf(SchemaBytesCache.Cached schema) {
+        return schema.changeEvent ? changeEventReader : reader;
+    }
+
+    private SchemaBytesCache.Cached schema(String topic, byte[] value, int from, int to) throws IOException {
         if (from < 0 || to > value.length || from >= to || value[from] != '{' || value[to - 1] != '}') {
             throw FastPathMiss.INSTANCE;
         }
-        Schema cached = schemas.get(topic, value, from, to);
+        SchemaBytesCache.Cached cached = schemas.get(topic, value, from, to);
         if (cached != null) {
             return cached;
         }
@@ -240,9 +296,46 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
                     + "this topic are not logged", topic, why == FastPathMiss.INSTANCE ? "a shape the fast path does "
                     + "not read" : why.toString());
         }
+        if (changeEvents == null) {
+            return repaired(floats, value, byJsonConverter(inner, topic, value));
+        }
+        // replace.null.with.default unset: a change event is read with it false, any other record with it true. The
+        // converter the topic's last record needed goes first; the schema it reads says whether that was right.
+        String key = String.valueOf(topic);
+        boolean guess = changeEventTopics.contains(key);
         SchemaAndValue read;
         try {
-            read = inner.toConnectData(topic, value);
+            read = byJsonConverter(guess ? changeEvents : inner, topic, value);
+        } catch (DataException e) {
+            if (!guess) {
+                throw e; // true accepts every null false accepts: false would fail as well
+            }
+            SchemaAndValue other = byJsonConverter(inner, topic, value);
+            if (ChangeEventSchemas.isEnvelope(other.schema())) {
+                throw e;
+            }
+            changeEventTopics.remove(key);
+            return repaired(floats, value, other);
+        }
+        boolean changeEvent = ChangeEventSchemas.isEnvelope(read.schema());
+        if (changeEvent != guess) {
+            if (changeEvent) {
+                changeEventTopics.add(key);
+            } else {
+                changeEventTopics.remove(key);
+            }
+            read = byJsonConverter(changeEvent ? changeEvents : inner, topic, value);
+        }
+        return repaired(changeEvent ? changeEventFloats : floats, value, read);
+    }
+
+    private static SchemaAndValue repaired(FallbackFloats floats, byte[] value, SchemaAndValue read) {
+        return floats == null ? read : floats.repair(value, read);
+    }
+
+    private static SchemaAndValue byJsonConverter(JsonConverter converter, String topic, byte[] value) {
+        try {
+            return converter.toConnectData(topic, value);
         } catch (DataException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -251,6 +344,5 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
             throw new DataException("JsonEnvelopeConverter cannot read a record of topic " + topic + ": Kafka's "
                     + "JsonConverter fails on its schema or value (" + e + ")", e);
         }
-        return floats == null ? read : floats.repair(value, read);
     }
 }

@@ -13,17 +13,22 @@ import org.apache.kafka.connect.data.Schema;
  * cached, so plans cached per schema by identity stay hit.
  */
 final class SchemaBytesCache {
-    /** One cached schema: a copy of its bytes, their hash, and the schema JsonConverter made of them. */
+    /**
+     * One cached schema: a copy of its bytes, their hash, the schema JsonConverter made of them, and whether that is
+     * a Debezium change event's ({@link ChangeEventSchemas}), decided once here.
+     */
     static final class Cached {
         final byte[] bytes;
         final int hash;
         final Schema schema;
+        final boolean changeEvent;
         Cached next;
 
         Cached(byte[] bytes, int hash, Schema schema) {
             this.bytes = bytes;
             this.hash = hash;
             this.schema = schema;
+            this.changeEvent = ChangeEventSchemas.isEnvelope(schema);
         }
 
         boolean matches(byte[] src, int from, int to) {
@@ -71,29 +76,29 @@ final class SchemaBytesCache {
     }
 
     /** The cached schema for src[from, to) on this topic, or null. */
-    synchronized Schema get(String topic, byte[] src, int from, int to) {
+    synchronized Cached get(String topic, byte[] src, int from, int to) {
         Cached last = lastByTopic.get(topic);
         if (last != null && last.matches(src, from, to)) {
-            return last.schema;
+            return last;
         }
         int hash = hash(src, from, to);
         for (Cached e = byHash.get(hash); e != null; e = e.next) {
             if (e.hash == hash && e.matches(src, from, to)) {
                 remember(topic, e);
-                return e.schema;
+                return e;
             }
         }
         return null;
     }
 
-    /** Caches the schema made of src[from, to) and returns the instance to use (an earlier one for the same bytes). */
-    synchronized Schema put(String topic, byte[] src, int from, int to, Schema schema) {
+    /** Caches the schema made of src[from, to) and returns the entry to use (an earlier one for the same bytes). */
+    synchronized Cached put(String topic, byte[] src, int from, int to, Schema schema) {
         int hash = hash(src, from, to);
         Cached head = byHash.get(hash);
         for (Cached e = head; e != null; e = e.next) {
             if (e.matches(src, from, to)) {
                 remember(topic, e);
-                return e.schema;
+                return e;
             }
         }
         Cached added = new Cached(Arrays.copyOfRange(src, from, to), hash, schema);
@@ -101,7 +106,7 @@ final class SchemaBytesCache {
         entries++;
         byHash.put(hash, added);
         remember(topic, added);
-        return schema;
+        return added;
     }
 
     private void remember(String topic, Cached c) {

@@ -383,19 +383,6 @@ class CurrentRowsTest {
     }
 
     @Test
-    void aJsonConverterThatReplacesNullsIsNamed() {
-        Map<String, String> p = new HashMap<>();
-        p.put("value.converter", "io.chsink.connect.convert.JsonEnvelopeConverter");
-        String w = DebeziumRows.nullsBecomeDefaults(p);
-        assertTrue(w != null && w.contains("value.converter.replace.null.with.default=false"), w);
-        p.put("value.converter.replace.null.with.default", "false");
-        assertNull(DebeziumRows.nullsBecomeDefaults(p));
-        p.put("value.converter", "io.chsink.connect.convert.avro.AvroConverter");
-        p.remove("value.converter.replace.null.with.default");
-        assertNull(DebeziumRows.nullsBecomeDefaults(p), "Avro keeps nulls");
-    }
-
-    @Test
     void theTombstoneAfterADeleteFindsItWithoutAReadThoughItsBlockWasInserted() {
         DebeziumRows rows = rows("delete");
         Object block = new Object();

@@ -34,6 +34,17 @@ class SinkConfigTest {
     }
 
     @Test
+    void cdcNullDefaultsIsRefuseUnlessAllowed() {
+        assertEquals(CdcNullDefaults.REFUSE, new SinkConfig(base()).cdcNullDefaults());
+        Map<String, String> p = base();
+        p.put("cdc.null.defaults", "allow");
+        assertEquals(CdcNullDefaults.ALLOW, new SinkConfig(p).cdcNullDefaults());
+        p.put("cdc.null.defaults", "yes");
+        ConfigException e = assertThrows(ConfigException.class, () -> new SinkConfig(p));
+        assertTrue(e.getMessage().contains("cdc.null.defaults"), e.getMessage());
+    }
+
+    @Test
     void parsesSettingsAndRoutes() {
         Map<String, String> p = base();
         p.put("clickhouse.settings", "async_insert=0, insert_quorum=2");

@@ -47,15 +47,15 @@ class JsonEnvelopeConverterSchemaCacheTest {
             byte[] key = bytes("{\"v\":" + i + "}");
             assertNull(cache.get("t", key, 0, key.length));
             made[i] = SchemaBuilder.int32().version(i + 1).build();
-            assertSame(made[i], cache.put("t" + i, key, 0, key.length, made[i]));
+            assertSame(made[i], cache.put("t" + i, key, 0, key.length, made[i]).schema);
             assertTrue(cache.size() <= 3, "at most schemas.cache.size entries: " + cache.size());
         }
         byte[] recent = bytes("{\"v\":9}");
-        assertSame(made[9], cache.get("x", recent, 0, recent.length));
+        assertSame(made[9], cache.get("x", recent, 0, recent.length).schema);
         byte[] old = bytes("{\"v\":0}");
         assertNull(cache.get("x", old, 0, old.length), "the oldest was evicted");
         // The key is the exact byte range, wherever it sits in the record.
         byte[] inside = bytes("xx{\"v\":9}yy");
-        assertSame(made[9], cache.get("y", inside, 2, 9));
+        assertSame(made[9], cache.get("y", inside, 2, 9).schema);
     }
 }

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  *   <li>every assignment to, and {@code append} chain on, a variable named like a message ({@link #VARIABLES}:
  *       message, m, text, why, reason, says, problem, warning), declared {@code String} or reassigned;
  *   <li>every {@code return} of a method that builds a message, named {@code ...problem}, {@code ...warning},
- *       {@code ...reason} (any case), {@code message} or {@code nullsBecomeDefaults}.
+ *       {@code ...reason} (any case) or {@code message}.
  * </ul>
  * An expression {@code c ? a : b} gives a message for each branch. A message without any string literal (a
  * variable passed on, {@code e.getMessage()}) is where its text comes from that counts, not where it goes.
@@ -89,7 +89,7 @@ class TroubleshootingTest {
     }
 
     static final String VARIABLES = "message|m|text|why|reason|says|problem|warning";
-    static final Pattern BUILDER = Pattern.compile("(?i).*(problem|warning|reason)|message|nullsBecomeDefaults");
+    static final Pattern BUILDER = Pattern.compile("(?i).*(problem|warning|reason)|message");
     static final Pattern FRAME = Pattern.compile("^Cannot write record topic=" + PH + " partition=" + PH + " offset="
             + PH + "(?: into table " + PH + ")?: ");
 
