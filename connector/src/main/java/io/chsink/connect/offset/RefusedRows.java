@@ -157,19 +157,18 @@ public final class RefusedRows {
     }
 
     /**
-     * Connect's offsets ({@code consumed}, preCommit's argument), each partition being read again moved up to where
-     * the task had got before its seek: Connect's offset went back with the seek, but everything up to there is in
-     * blocks (or is a refused record, held by {@link #pending}). Committing Connect's own offset would put the commit
-     * inside a block already inserted, which a restart would redo from there (exactly_once: a shorter block, whose
-     * rows a narrowed insert's part tokens no longer cover).
+     * Connect's offsets ({@code consumed}, preCommit's argument) without the partitions being read again: the seek
+     * moved Connect's offset back inside blocks already inserted, and committing it would make a restart redo them
+     * from there (exactly_once: a shorter block, whose rows a narrowed insert's part tokens no longer cover). Connect
+     * refuses an offset beyond its own, so such a partition is left out (Connect keeps its last commit) until the
+     * replay has passed where the task had got.
      */
     public Map<TopicPartition, OffsetAndMetadata> consumed(Map<TopicPartition, OffsetAndMetadata> consumed) {
         if (replayUntil.isEmpty()) {
             return consumed;
         }
         Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(consumed);
-        replayUntil.forEach((tp, until) -> out.computeIfPresent(tp,
-                (k, o) -> o.offset() > until ? o : new OffsetAndMetadata(until + 1)));
+        replayUntil.forEach((tp, until) -> out.computeIfPresent(tp, (k, o) -> o.offset() > until ? o : null));
         return out;
     }
 
