@@ -266,6 +266,10 @@ public class ClickHouseSinkTask extends SinkTask {
             reportBadRecord(record, e, table);
             delivery.skipped(record, table);
             return null;
+        } catch (RowSource.NotYet e) {
+            rewinds.rewindTo(record, e.getMessage()); // it and the rest of its partition come again
+            stats.recordWaited();
+            return null;
         }
         if (r == null) {
             stats.skipped();

@@ -303,8 +303,9 @@ class ClickHouseSinkTaskTest {
         assertEquals(Map.of(A0, hold), preCommit(Map.of(A0, 5L)), "held until it is reported");
         task.put(records("a", 0, 2, 3)); // Connect delivers from the seek: 2 reported, 3 a replay
         assertEquals(List.of(2L), context.reportedOffsets());
-        // Connect's own offset (4) lies inside the inserted block: the commit goes to where the task had got
-        assertEquals(Map.of(A0, 5L), preCommit(Map.of(A0, 4L)), "a commit inside a block already inserted");
+        // Connect's own offset (4) lies inside the inserted block, and Connect refuses one beyond it: no commit of
+        // the partition until the replay has passed where the task had got
+        assertEquals(Map.of(), preCommit(Map.of(A0, 4L)), "a commit inside a block already inserted");
         task.put(records("a", 0, 4, 6)); // 4 a replay, 5-6 new
         assertEquals(Map.of(A0, 7L), settle(Map.of(A0, 7L)));
         assertEquals(6, server.insertedRows(), "every row but the refused one, once");
@@ -345,6 +346,31 @@ class ClickHouseSinkTaskTest {
         }
         assertEquals(Map.of(A0, 2L), settle(Map.of(A0, 2L)));
         assertEquals(4, server.insertedRows());
+    }
+
+    /**
+     * A record that cannot become its row yet (the create of a primary-key change waiting for its old key's delete):
+     * its partition is sought back to it, nothing of that partition from it on is appended or committed, the other
+     * partitions go on; when it comes again and can, every row lands once.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"at_least_once", "exactly_once"})
+    void aRecordThatCannotBecomeItsRowYetComesAgain(String guarantee) throws Exception {
+        start(guarantee, Map.of("flush.max.rows", "100"), "a");
+        open(A0, A1);
+        server.notYet(A0, 2, 2);
+        List<SinkRecord> batch = new ArrayList<>(records("a", 0, 0, 4));
+        batch.addAll(records("a", 1, 0, 2));
+        task.put(batch);
+        assertEquals(List.of(Map.of(A0, 2L)), context.seeks, "sought back to the waiting record");
+        assertEquals(Map.of(A0, 2L, A1, 3L), settle(Map.of(A0, 5L, A1, 3L), Map.of(A0, 2L, A1, 3L)),
+                "held at the waiting record");
+        assertEquals(5, server.insertedRows(), "a-0's records before it and a-1's");
+        task.put(records("a", 0, 2, 4)); // Connect delivers from the seek: it waits once more
+        assertEquals(2, context.seeks.size());
+        task.put(records("a", 0, 2, 6));
+        assertEquals(Map.of(A0, 7L, A1, 3L), settle(Map.of(A0, 7L, A1, 3L)));
+        assertEquals(10, server.insertedRows(), "every row once");
     }
 
     // ---- driving the task as Connect does ----
@@ -412,12 +438,18 @@ class ClickHouseSinkTaskTest {
      * preCommit) until preCommit returns {@code consumed}, for at most {@value #WAIT_MS} ms; returns the last answer.
      */
     private Map<TopicPartition, Long> settle(Map<TopicPartition, Long> consumed) throws InterruptedException {
+        return settle(consumed, consumed);
+    }
+
+    /** {@link #settle} until preCommit returns {@code expected}. */
+    private Map<TopicPartition, Long> settle(Map<TopicPartition, Long> consumed, Map<TopicPartition, Long> expected)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + WAIT_MS;
         Map<TopicPartition, Long> got;
         while (true) {
             task.put(List.of());
             got = preCommit(consumed);
-            if (got.equals(consumed) || System.currentTimeMillis() > deadline) {
+            if (got.equals(expected) || System.currentTimeMillis() > deadline) {
                 return got;
             }
             Thread.sleep(10);
@@ -493,6 +525,8 @@ class ClickHouseSinkTaskTest {
         final ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
         final AtomicInteger attempts = new AtomicInteger();
         final Set<String> refused = ConcurrentHashMap.newKeySet();
+        /** Records (tp@offset) the row source answers RowSource.NotYet for, and how many more times. */
+        final Map<String, Integer> notYet = new ConcurrentHashMap<>();
         final MemoryStateTable store = new MemoryStateTable();
         private final Object gate = new Object();
         private boolean shut;
@@ -531,6 +565,11 @@ class ClickHouseSinkTaskTest {
         /** ClickHouse refuses the row of this record, as a CHECK constraint would (error 469, naming the row). */
         void refuse(TopicPartition tp, long offset) {
             refused.add(tp + "@" + offset);
+        }
+
+        /** The record at {@code offset} of {@code tp} cannot become a row the next {@code times} times it comes. */
+        void notYet(TopicPartition tp, long offset, int times) {
+            notYet.put(tp + "@" + offset, times);
         }
 
         long insert(TableBlock block, int from, int to) throws Exception {
@@ -621,7 +660,33 @@ class ClickHouseSinkTaskTest {
 
             @Override
             public RowSource rows(LongConsumer currentRowRead, Runnable cacheHit) {
-                return new AppendedRecords();
+                AppendedRecords appended = new AppendedRecords();
+                return new RowSource() {
+                    @Override
+                    public SinkRecord toRow(SinkRecord r) {
+                        String id = new TopicPartition(r.topic(), r.kafkaPartition()) + "@" + r.kafkaOffset();
+                        Integer left = notYet.get(id);
+                        if (left != null && left > 0) {
+                            notYet.put(id, left - 1);
+                            throw new RowSource.NotYet("not yet");
+                        }
+                        return appended.toRow(r);
+                    }
+
+                    @Override
+                    public void checkTable(TableId table) {
+                    }
+
+                    @Override
+                    public boolean nullsTakeDefaults() {
+                        return false;
+                    }
+
+                    @Override
+                    public String name() {
+                        return "test";
+                    }
+                };
             }
 
             @Override

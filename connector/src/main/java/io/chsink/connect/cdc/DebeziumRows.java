@@ -66,6 +66,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
     private final CurrentRowReader reader;
     private final PendingRows pending = new PendingRows();
+    /** Creates of primary-key changes that take their TOAST values from the old key's delete. */
+    private KeyChanges keyChanges;
     private final RecentRows recent;
     private final CachedColumns cached;
     private final SchemaMemo<List<String>> keyNames = SchemaMemo.byIdentity();
@@ -110,6 +112,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 new TableRouter(config), t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(),
                         config.cdcDeletedColumn(), config.cdcVersionBits()),
                 t -> TableLayout.load(client, t), null, client, config.cdcRowCacheBytes());
+        keyChangeWait(config.cdcKeyChangeWaitMs(), System::currentTimeMillis);
         this.readTimes = currentRowRead;
         this.cacheHits = cacheHit;
         warnOfNullDefaults(config);
@@ -147,6 +150,12 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         this.layoutLoader = layoutLoader;
         this.reader = reader != null ? reader
                 : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, rule.bits(), layouts);
+        keyChangeWait(SinkConfig.CDC_KEY_CHANGE_WAIT_MS_DEFAULT, System::currentTimeMillis);
+    }
+
+    /** How long the create of a primary-key change waits for its old key's delete (cdc.key.change.wait.ms). */
+    void keyChangeWait(long waitMs, java.util.function.LongSupplier clock) {
+        keyChanges = new KeyChanges(pending, reader, ms -> readTimes.accept(ms), waitMs, clock, this::describe);
     }
 
     // ---------------------------------------------------------------- the batch: what needs a current row
@@ -237,14 +246,18 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             if (e.kind == ChangeEvent.Kind.UPSERT) {
                 List<String> toast = placeholderFields(e);
                 if (!toast.isEmpty()) {
-                    need(needs, table, r, toast, whole.size());
+                    if (!keyChanges.resting(r)) { // else it waits on without a read (toRow)
+                        need(needs, table, r, toast, whole.size());
+                    }
                 } else {
                     whole.add(r);
                 }
             } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
-                List<String> beyond = layout.keyedBeyond(keyFieldsOrEmpty(r.key()));
-                if (!beyond.isEmpty()) {
-                    need(needs, table, r, beyond, whole.size());
+                List<String> keyFields = keyFieldsOrEmpty(r.key());
+                List<String> beyond = layout.keyedBeyond(keyFields);
+                List<String> columns = union(beyond, carried(r, layout, e.image.value(), keyFields, beyond));
+                if (!columns.isEmpty()) {
+                    need(needs, table, r, columns, whole.size());
                 }
                 whole.add(r); // the tombstone after it (same batch, mostly) finds this delete pending
             }
@@ -457,7 +470,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         if (image instanceof Struct) {
             Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
             if (!toast.isEmpty()) {
-                CurrentRow current = currentForToast(record, table, toast);
+                CurrentRow current = currentForToast(record, table, toast, e.version);
                 for (String c : toast) {
                     Field f = row.schema().field(c);
                     row.put(f, fill(current, c, f.schema(), record, table));
@@ -467,7 +480,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
         Map<String, Object> row = shapes.row((Map<?, ?>) image, e.flattened, e.version, false, null, null);
         if (!toast.isEmpty()) {
-            CurrentRow current = currentForToast(record, table, toast);
+            CurrentRow current = currentForToast(record, table, toast, e.version);
             TableLayout layout = layouts.get(table);
             for (String c : toast) {
                 Object v = current.get(c);
@@ -485,10 +498,19 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return withValue(record, null, row);
     }
 
-    private CurrentRow currentForToast(SinkRecord record, TableId table, List<String> toast) {
+    private CurrentRow currentForToast(SinkRecord record, TableId table, List<String> toast, RowVersion version) {
+        if (keyChanges.resting(record)) {
+            throw new RowSource.NotYet("the create of a primary-key change waits for its old key's delete");
+        }
         StringBuilder why = new StringBuilder();
         RowKey key = RowKey.of(record.key(), why);
         CurrentRow current = key == null ? null : current(record, table, key, toast);
+        if ((current == null || current.deleted) && key != null) {
+            org.apache.kafka.connect.header.Header h = KeyChange.oldKeyHeader(record);
+            if (h != null) {
+                return keyChanges.oldKeyRow(record, table, key, h, version, toast);
+            }
+        }
         if (current == null || current.deleted) {
             throw new RecordMappingException(describe(record) + ": column(s) " + toast + " hold Debezium's "
                     + "placeholder for an unchanged TOAST value ('" + placeholders.text() + "', "
@@ -558,21 +580,67 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
         TableLayout layout = layouts.get(table);
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(keyFields);
-        CurrentRow current = null;
-        if (!beyond.isEmpty()) {
-            RowKey key = RowKey.of(record.key(), null);
-            current = key == null ? null : current(record, table, key, beyond);
-        }
+        List<String> carried = carried(record, layout, image, keyFields, beyond);
+        RowKey key = beyond.isEmpty() && carried.isEmpty() ? null : RowKey.of(record.key(), null);
+        CurrentRow current = key == null ? null : current(record, table, key, union(beyond, carried));
         if (image instanceof Struct) {
             Struct img = (Struct) image;
             Keyed k = new Keyed(beyond, current, img);
+            for (String c : carried) {
+                k.carry(c, current, img.schema().field(c).schema(), v -> fill(current, c, v, record, table));
+            }
             Struct row = shapes.deleteRow(img, e.flattened, e.version, keyFields, k.columns, k.schemas(), k.values(),
                     e.fullSchema);
             return withValue(record, row.schema(), row);
         }
         Map<?, ?> img = (Map<?, ?>) image;
-        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, keyed(beyond, current, img));
+        Map<String, Object> extra = keyed(beyond, current, img);
+        for (String c : carried) {
+            Object v = current == null || !current.has(c) ? null : current.get(c);
+            if (v != null && (!current.fromTable || v instanceof byte[])) { // no schema to read other text back by
+                extra.put(c, current.fromTable ? ClickHouseCurrentRows.text(v) : v);
+            }
+        }
+        Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, extra);
         return withValue(record, null, row);
+    }
+
+    /**
+     * The columns the delete of a primary-key change's old key carries beyond its key and sorting columns: those that
+     * can hold Debezium's placeholder for an unchanged TOAST value, from the row's current value, so that the create of
+     * the new key ({@link KeyChanges}) finds them there. Other deletes carry none.
+     */
+    private List<String> carried(SinkRecord record, TableLayout layout, Object image, List<String> keyFields,
+            List<String> beyond) {
+        if (layout == null || !KeyChange.isOldKeyDelete(record)) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        if (image instanceof Struct) {
+            for (Field f : textFields(((Struct) image).schema())) {
+                if (layout.types.containsKey(f.name()) && !keyFields.contains(f.name()) && !beyond.contains(f.name())) {
+                    out.add(f.name());
+                }
+            }
+        } else if (image instanceof Map) {
+            for (Object k : ((Map<?, ?>) image).keySet()) {
+                String c = String.valueOf(k);
+                String type = layout.types.get(c);
+                if (type != null && type.contains("String") && !keyFields.contains(c) && !beyond.contains(c)) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<String> union(List<String> a, List<String> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
@@ -596,6 +664,27 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     schemas.add(before.schema().field(c).schema());
                     values.add(StructValues.get(before, c));
                 }
+            }
+        }
+
+        /**
+         * Adds column {@code c} of the current row, typed as the image's field {@code s} by {@code typed}; left out
+         * when there is no current value or it cannot be read back as the field.
+         */
+        void carry(String c, CurrentRow current, Schema s, Function<Schema, Object> typed) {
+            if (current == null || !current.has(c) || current.get(c) == null) {
+                return;
+            }
+            Object v;
+            try {
+                v = typed.apply(s);
+            } catch (RecordMappingException e) {
+                return; // the create that needs it says so
+            }
+            if (v != null) {
+                columns.add(c);
+                schemas.add(s);
+                values.add(v);
             }
         }
 
@@ -651,6 +740,11 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         CurrentRow current = layout == null ? null : current(record, table, key, beyond);
         if (current == null) {
             return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
+        }
+        if (current.deleted && KeyChange.isOldKeyDelete(record)) {
+            // The tombstone of a primary-key change's delete (it has the delete's headers): the delete carries the
+            // values the new key's create takes; writing it again from the key alone would replace them.
+            return null;
         }
         RowVersion version = current.deleted ? current.version : current.version.next();
         if (record.key() instanceof Struct) {
@@ -807,6 +901,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     public void revoked() {
         pending.revoked();
         recent.clear();
+        keyChanges.revoked();
     }
 
     @Override

@@ -16,6 +16,19 @@ public interface RowSource {
      */
     SinkRecord toRow(SinkRecord record);
 
+    /**
+     * Thrown by {@link #toRow} for a record that cannot become its row yet, but will (the create of a primary-key
+     * change whose old key's delete, in another partition, has not reached the table): the task reads its partition
+     * again from it, and nothing of the partition from it on is appended or committed meanwhile.
+     */
+    final class NotYet extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public NotYet(String why) {
+            super(why, null, false, false);
+        }
+    }
+
     /** Checks a table the first time the task reads its columns; throws when rows of this source cannot go there. */
     void checkTable(TableId table);
 

@@ -64,6 +64,8 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_ROW_CACHE_BYTES = "cdc.row.cache.bytes";
     public static final String CDC_READ_POLLS = "cdc.read.polls";
     public static final String CDC_NULL_DEFAULTS = "cdc.null.defaults";
+    public static final String CDC_KEY_CHANGE_WAIT_MS = "cdc.key.change.wait.ms";
+    public static final long CDC_KEY_CHANGE_WAIT_MS_DEFAULT = 300_000;
     /** The largest epoch: versions keep 4 bits for it, in either width. */
     public static final int CDC_VERSION_MAX_EPOCH = 15;
     /** Connect's own key, read by the task to decide between failing and reporting a bad record. */
@@ -376,7 +378,15 @@ public final class SinkConfig extends AbstractConfig {
                             + "event's nulls as nulls), naming the key to set. allow: such a converter is accepted "
                             + "and the task logs a WARN at start. A value.converter set on the worker rather than "
                             + "the connector cannot be checked: the task logs a WARN at start. See docs/cdc.md.",
-                    GROUP_CDC, 11, Width.SHORT, "Nulls with defaults");
+                    GROUP_CDC, 11, Width.SHORT, "Nulls with defaults")
+            .define(CDC_KEY_CHANGE_WAIT_MS, Type.LONG, CDC_KEY_CHANGE_WAIT_MS_DEFAULT, ConfigDef.Range.atLeast(0),
+                    Importance.LOW,
+                    "cdc.mode=debezium only: how long the create of a primary-key change whose unchanged TOAST "
+                            + "values arrive as Debezium's placeholder waits for the delete of its old key (another "
+                            + "partition, maybe another task) to reach the table; the delete carries those values. "
+                            + "Meanwhile the create's partition is read again from it and not committed past it. "
+                            + "Then the create is a bad record naming the old key. See docs/cdc.md.",
+                    GROUP_CDC, 12, Width.SHORT, "Key change wait (ms)");
 
     private final Map<String, String> settings;
     private final Map<String, String> topicTables;
@@ -606,6 +616,11 @@ public final class SinkConfig extends AbstractConfig {
     /** cdc.row.cache.bytes: the bound of a task's cache of the rows it wrote and saw inserted (0: none). */
     public long cdcRowCacheBytes() {
         return getLong(CDC_ROW_CACHE_BYTES);
+    }
+
+    /** cdc.key.change.wait.ms: how long a key change's create waits for its old key's delete. */
+    public long cdcKeyChangeWaitMs() {
+        return getLong(CDC_KEY_CHANGE_WAIT_MS);
     }
 
     /** cdc.null.defaults: whether a value converter that puts schema defaults in place of nulls is accepted. */

@@ -41,6 +41,7 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     private final LongAdder retriableExceptions = new LongAdder();
     private final LongAdder currentRowReads = new LongAdder();
     private final LongAdder pollsHeld = new LongAdder();
+    private final LongAdder keyChangeWaits = new LongAdder();
     private final LongAdder currentRowReadMs = new LongAdder();
     private final LongAdder currentRowCacheHits = new LongAdder();
     private volatile long bufferedBytes;
@@ -139,6 +140,16 @@ public final class SinkTaskMetrics extends Counters implements SinkTaskMetricsMB
     /** A poll held back so that one read of current rows serves it with the polls after it (cdc.read.polls). */
     public void pollHeld() {
         pollsHeld.increment();
+    }
+
+    /** The create of a primary-key change is read again: its old key's delete is not in the table yet. */
+    public void recordWaited() {
+        keyChangeWaits.increment();
+    }
+
+    @Override
+    public long getKeyChangeWaits() {
+        return keyChangeWaits.sum();
     }
 
     @Override

@@ -50,4 +50,10 @@ public interface SinkTaskMetricsMBean extends TableMetricsMBean {
      * with the polls after them (cdc.read.polls).
      */
     long getPollsHeldForReads();
+
+    /**
+     * cdc.mode=debezium: times the create of a primary-key change was read again because its old key's delete, which
+     * carries its TOAST values, had not reached the table yet (cdc.key.change.wait.ms).
+     */
+    long getKeyChangeWaits();
 }

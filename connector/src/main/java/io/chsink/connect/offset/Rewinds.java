@@ -60,11 +60,29 @@ public final class Rewinds {
         if (seek.isEmpty()) {
             return;
         }
+        seek(seek, why, true);
+    }
+
+    /**
+     * Seeks the record's partition back to it: the record cannot be handled yet and comes again with the records
+     * after it (logged at DEBUG: it may happen at every poll while the record waits).
+     */
+    public void rewindTo(SinkRecord r, String why) {
+        Map<TopicPartition, Long> seek = new HashMap<>();
+        seek.put(Origin.of(r), Origin.offset(r));
+        seek(seek, why, false);
+    }
+
+    private void seek(Map<TopicPartition, Long> seek, String why, boolean info) {
         tracker.pending().forEach((tp, from) -> seek.computeIfPresent(tp, (k, v) -> Math.min(v, from)));
         refused.rewound(seek);
         Map<TopicPartition, Long> to = new HashMap<>(seek);
         refused.firstRefused().forEach((tp, first) -> to.computeIfPresent(tp, (k, v) -> Math.min(v, first)));
-        LOG.info("Rewinding {} to re-read records: {}", to, why);
+        if (info) {
+            LOG.info("Rewinding {} to re-read records: {}", to, why);
+        } else {
+            LOG.debug("Rewinding {} to re-read records: {}", to, why);
+        }
         context.seek(to);
         tracker.requested(seek);
         held.drop(seek.keySet());

@@ -114,6 +114,104 @@ class CurrentRowsTest {
         return (Struct) r.value();
     }
 
+    /** A record of a primary-key change: header {@code name} holding {@code {"id":id}} as a worker writes it. */
+    private static SinkRecord withKeyHeader(SinkRecord r, String name, int id) {
+        r.headers().add(name, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8), null);
+        return r;
+    }
+
+    /** The delete of key 1 and the create of key 2 of {@code UPDATE items SET id = 2 WHERE id = 1}, at one lsn. */
+    private static SinkRecord keyChangeDelete(long lsn, long offset) {
+        return withKeyHeader(change("d", item(1, null, 0L), "null", lsn, 1, offset), KeyChange.NEW_KEY, 2);
+    }
+
+    private static SinkRecord keyChangeCreate(long lsn, long offset) {
+        return withKeyHeader(change("c", "null", item(2, PH, 9L), lsn, 2, offset), KeyChange.OLD_KEY, 1);
+    }
+
+    @Test
+    void aKeyChangesCreateTakesItsToastValueFromTheOldKeysDelete() {
+        DebeziumRows rows = rows("delete");
+        Object block = new Object();
+        SinkRecord create = change("c", "null", item(1, "big text", 5L), 100, 1, 0);
+        SinkRecord delete = keyChangeDelete(500, 1);
+        SinkRecord moved = keyChangeCreate(500, 2);
+        rows.prepare(List.of(create, delete, moved));
+        put(rows, create, block);
+        Struct d = value(put(rows, delete, block));
+        assertEquals("big text", d.get("name"), "the key change's delete carries the row's TOAST-able values");
+        assertEquals((byte) 1, d.get("_is_deleted"));
+        SinkRecord tomb = withKeyHeader(tombstone(1, 2), KeyChange.NEW_KEY, 2);
+        rows.prepare(List.of(tomb));
+        assertNull(put(rows, tomb, block), "the key change's tombstone does not write the delete again without values");
+        Struct c = value(put(rows, moved, block));
+        assertEquals("big text", c.get("name"), "the create takes the value from the old key's delete");
+        assertEquals(9L, c.get("qty"));
+        assertEquals(2, c.get("id"));
+        SinkRecord plain = change("d", item(2, null, 0L), "null", 600, 2, 3);
+        rows.prepare(List.of(plain));
+        assertNull(value(put(rows, plain, block)).schema().field("name"), "a delete of no key change carries nothing");
+    }
+
+    @Test
+    void aKeyChangesCreateWaitsForTheOldKeysDeleteThenTakesItsValue() {
+        long[] now = {1_000};
+        DebeziumRows rows = rows("delete");
+        rows.keyChangeWait(5_000, () -> now[0]);
+        Object block = new Object();
+        SinkRecord create = change("c", "null", item(1, "big text", 5L), 100, 1, 0);
+        rows.prepare(List.of(create));
+        put(rows, create, block);
+        SinkRecord moved = keyChangeCreate(500, 7);
+        rows.prepare(List.of(moved));
+        assertThrows(RowSource.NotYet.class, () -> rows.toRow(moved), "the old key's delete has not come");
+        SinkRecord delete = keyChangeDelete(500, 1);
+        rows.prepare(List.of(delete));
+        put(rows, delete, block);
+        now[0] += 1_000;
+        rows.prepare(List.of(moved));
+        assertEquals("big text", value(put(rows, moved, block)).get("name"));
+    }
+
+    @Test
+    void aKeyChangesCreateTakesTheOldKeysDeleteFromTheTableAndWaitsForItThere() {
+        long[] now = {1_000};
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("old text", "5")));
+        DebeziumRows rows = rows("delete");
+        rows.keyChangeWait(5_000, () -> now[0]);
+        SinkRecord moved = keyChangeCreate(500, 7);
+        rows.prepare(List.of(moved));
+        assertThrows(RowSource.NotYet.class, () -> rows.toRow(moved), "the table's row is from before the change");
+        // another task's delete lands, carrying the value
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(500), true, tableRow("big text", "5")));
+        now[0] += 100;
+        rows.prepare(List.of(moved));
+        assertThrows(RowSource.NotYet.class, () -> rows.toRow(moved), "the table is read at most every 200 ms");
+        now[0] += KeyChanges.READ_EVERY_MS;
+        rows.prepare(List.of(moved));
+        assertEquals("big text", value(rows.toRow(moved)).get("name"));
+    }
+
+    @Test
+    void aKeyChangesCreateWhoseOldKeysDeleteNeverComesIsABadRecordInTime() {
+        long[] now = {1_000};
+        DebeziumRows rows = rows("delete");
+        rows.keyChangeWait(5_000, () -> now[0]);
+        SinkRecord moved = keyChangeCreate(500, 7);
+        rows.prepare(List.of(moved));
+        assertThrows(RowSource.NotYet.class, () -> rows.toRow(moved));
+        now[0] += 5_000;
+        rows.prepare(List.of(moved));
+        RecordMappingException e = assertThrows(RecordMappingException.class, () -> rows.toRow(moved));
+        assertTrue(e.getMessage().contains("the create of a primary-key change from key id=1, whose delete (version "
+                + "500) did not reach `default`.`items` within 5000 ms (cdc.key.change.wait.ms)"), e.getMessage());
+        // a delete that carried nothing (written without the value) is no value either
+        table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(500), true, tableRow(null, "5")));
+        rows.prepare(List.of(moved));
+        e = assertThrows(RecordMappingException.class, () -> rows.toRow(moved));
+        assertTrue(e.getMessage().contains("whose delete row does not carry column 'name'"), e.getMessage());
+    }
+
     @Test
     void anUnchangedToastValueTakesThePendingRowsValue() {
         DebeziumRows rows = rows("delete");

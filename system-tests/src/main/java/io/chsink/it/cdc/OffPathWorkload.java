@@ -314,6 +314,15 @@ public final class OffPathWorkload {
                 ps.executeUpdate();
             }
             count("a: update of one large value (" + col + ")");
+        } else if (dice < 95) {
+            // A primary-key change leaving the large values alone: Debezium's create of the new key carries the
+            // placeholder in each of them and the header __debezium.oldkey; the values are in the old key's row.
+            int id = k.any(random);
+            int moved = nextId++;
+            exec(c, "UPDATE " + toast.name + " SET id = ?, small_n = small_n + 1 WHERE id = ?", moved, id);
+            k.remove(id);
+            k.live.add(moved);
+            count("a: primary-key change leaving the large values alone");
         } else {
             int id = k.any(random);
             exec(c, "DELETE FROM " + toast.name + " WHERE id = ?", id);
