@@ -558,6 +558,10 @@ public class ClickHouseSinkTask extends SinkTask {
         refused.pending().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         Map<TopicPartition, OffsetAndMetadata> committable = OffsetTracker.committable(
                 refused.consumed(currentOffsets), pending, notInBlocks);
+        committable.replaceAll((tp, o) -> {
+            long bound = delivery.commitBound(tp, o.offset());
+            return bound == o.offset() ? o : new OffsetAndMetadata(bound);
+        });
         if (pipeline.failing() == null) { // during an outage the state table cannot take the marks either
             delivery.committing(committable);
         }

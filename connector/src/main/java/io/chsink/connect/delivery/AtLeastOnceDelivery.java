@@ -76,6 +76,11 @@ public final class AtLeastOnceDelivery implements Delivery {
     }
 
     @Override
+    public long commitBound(TopicPartition tp, long offset) {
+        return offset;
+    }
+
+    @Override
     public long refusedHoldFrom(TableBlock b, TopicPartition tp, long offset) {
         return offset;
     }

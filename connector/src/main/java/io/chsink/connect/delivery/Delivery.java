@@ -61,6 +61,13 @@ public interface Delivery {
      */
     long refusedHoldFrom(TableBlock b, TopicPartition tp, long offset);
 
+    /**
+     * The highest offset of {@code tp} a commit may take when everything below {@code offset} is handled:
+     * at_least_once {@code offset}; exactly_once never inside a recorded block (a restart would rebuild it from there,
+     * a shorter block whose parts its recorded tokens do not cover), so the block's first offset then.
+     */
+    long commitBound(TopicPartition tp, long offset);
+
     /** The partitions are revoked; their blocks have been dropped from the buffer. */
     void revoked(Collection<TopicPartition> partitions);
 

@@ -392,6 +392,12 @@ public final class ExactlyOnceDelivery implements Delivery {
     }
 
     @Override
+    public long commitBound(TopicPartition tp, long offset) {
+        BlockManifest m = planner.blockOf(tp, offset);
+        return m != null && m.firstOffset() < offset ? m.firstOffset() : offset;
+    }
+
+    @Override
     public long refusedHoldFrom(TableBlock b, TopicPartition tp, long offset) {
         return b.offsetRanges().get(tp)[0];
     }
