@@ -675,16 +675,17 @@ class ClickHouseSinkTaskTest {
 
                     @Override
                     public void checkTable(TableId table) {
+                        appended.checkTable(table);
                     }
 
                     @Override
                     public boolean nullsTakeDefaults() {
-                        return false;
+                        return appended.nullsTakeDefaults();
                     }
 
                     @Override
                     public String name() {
-                        return "test";
+                        return appended.name();
                     }
                 };
             }

@@ -58,7 +58,7 @@ final class KeyChanges {
         if (old == null) {
             throw bad(record, toast, key, "the create of a primary-key change, but " + why);
         }
-        String id = Origin.topic(record) + "/" + Origin.partition(record) + "/" + Origin.offset(record);
+        String id = id(record);
         long now = clock.getAsLong();
         long[] w = waiting.get(id);
         CurrentRow row = pending.find(table, old);
@@ -113,7 +113,7 @@ final class KeyChanges {
         if (waiting.isEmpty()) {
             return false;
         }
-        long[] w = waiting.get(Origin.topic(record) + "/" + Origin.partition(record) + "/" + Origin.offset(record));
+        long[] w = waiting.get(id(record));
         return w != null && clock.getAsLong() < w[1];
     }
 
@@ -125,6 +125,11 @@ final class KeyChanges {
     /** Creates waiting now. */
     int waiting() {
         return waiting.size();
+    }
+
+    /** A waiting create's name: its consumer coordinates, which Connect seeks and redelivers it by. */
+    private static String id(SinkRecord record) {
+        return Origin.topic(record) + "/" + Origin.partition(record) + "/" + Origin.offset(record);
     }
 
     private CurrentRow read(TableId table, RowKey key, Collection<String> columns) {
