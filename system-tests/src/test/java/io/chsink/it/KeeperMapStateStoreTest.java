@@ -95,6 +95,10 @@ class KeeperMapStateStoreTest {
                 Duration.ofSeconds(5));
         try {
             h.createConnector(connector, EXAMPLE, o);
+            // The second task's consumer may join seconds after the first took both partitions (the test broker's
+            // group.initial.rebalance.delay.ms=0); that hand-over loads the store and prunes what was committed, which
+            // would leave nothing committed in the store at the kill. The stream starts once the group is settled.
+            h.awaitSettledGroup(connector, 2, Duration.ofSeconds(60));
             CompletableFuture<Long> producing = CompletableFuture.supplyAsync(() -> new EventProducer(
                     h.stack.kafka().bootstrapServers()).produce(topic, 2, new EventGenerator(seed), rows, true, null));
             RowWatcher watcher = new RowWatcher(a.http(), "`" + topic + "`");
