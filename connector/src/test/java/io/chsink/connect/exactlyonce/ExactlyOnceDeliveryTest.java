@@ -181,6 +181,27 @@ class ExactlyOnceDeliveryTest {
     }
 
     @Test
+    void aCommitNeverLandsInsideARecordedBlock() throws Exception {
+        MemoryStateTable store = new MemoryStateTable();
+        Life first = new Life(store);
+        first.put(records(0, 0, 4));
+        TableBlock sent = first.flush().get(0);
+        assertEquals(0, first.delivery.commitBound(P0, 3), "inside the block in flight: its first offset");
+        assertEquals(0, first.delivery.commitBound(P0, 0));
+        assertEquals(5, first.delivery.commitBound(P0, 5), "past the block");
+        assertEquals(3, first.delivery.commitBound(P1, 3), "another partition has no block");
+        first.delivery.verified(sent);
+        assertEquals(3, first.delivery.commitBound(P0, 3), "a verified block no longer holds commits");
+        // the next owner loads the block recorded but not verified: commits stay at its start until it is rebuilt
+        Life crashed = new Life(store);
+        crashed.put(records(0, 0, 4));
+        crashed.flush();
+        Life second = new Life(store);
+        second.put(records(0, 0, 2));
+        assertEquals(0, second.delivery.commitBound(P0, 2), "a rebuild in progress holds the block's start");
+    }
+
+    @Test
     void aRebuildMissingRecordsIsSealedByTheFirstRecordPastItsRange() throws Exception {
         MemoryStateTable store = new MemoryStateTable();
         Life first = new Life(store);
