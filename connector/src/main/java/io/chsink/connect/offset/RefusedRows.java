@@ -130,11 +130,15 @@ public final class RefusedRows {
         return kept;
     }
 
-    /** The partition's replay is over: a refused record not read again by then is gone from the topic. */
+    /**
+     * The partition's replay is over: a refused record not read again by then is gone from the topic. Unless a seek
+     * of the partition is still to come: rows refused while the replay passed their records (their block was in
+     * flight then, and the replay dropped them as rows already in blocks) are read again by that seek.
+     */
     private void replayDone(TopicPartition tp, long until) {
         replayUntil.remove(tp);
         TreeMap<Long, String> left = waiting.get(tp);
-        if (left == null) {
+        if (left == null || sought.contains(tp)) {
             return;
         }
         Map<Long, String> gone = left.headMap(until, true);

@@ -70,6 +70,30 @@ class RefusedRowsTest {
     }
 
     @Test
+    void rowsRefusedWhileAReplayPassedTheirRecordsAreReadAgainNotTakenForGone() {
+        put(records(P, 0, 29), Map.of());
+        put(List.of(), Map.of(), () -> {
+            refused.refused(P, 3, 0, "why 3");
+            refused.seekBack(Map.of());
+        });
+        // the replay of 3..29: 3 reported, the rest dropped, 12 among them (its block is still in flight)
+        assertEquals(0, put(records(P, 3, 29), Map.of()).size());
+        assertEquals(List.of("3:why 3"), reported);
+        // the block holding 12 completes with 12 refused while a batch fetched before the new seek arrives: its
+        // records pass where the replay ends, but 12 is not gone, its seek is still to come
+        assertEquals(5, put(records(P, 30, 34), Map.of(), () -> {
+            refused.refused(P, 12, 10, "why 12");
+            refused.seekBack(Map.of());
+        }).size());
+        assertEquals(Map.of(P, 12L), seeks.get(1));
+        assertEquals(Map.of(P, 10L), refused.pending(), "held until 12 is reported");
+        Collection<SinkRecord> kept = put(records(P, 12, 40), Map.of());
+        assertEquals(List.of("3:why 3", "12:why 12"), reported);
+        assertEquals(6, kept.size(), "35..40 are new");
+        assertTrue(refused.pending().isEmpty());
+    }
+
+    @Test
     void aRewindInsideTheReReadIsNotDroppedAndNeverSkipsARefusedRecord() {
         put(records(P, 0, 19), Map.of());
         put(List.of(), Map.of(), () -> {
