@@ -4,6 +4,7 @@ import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
+import io.chsink.connect.config.AssignmentAdvice;
 import io.chsink.connect.config.CdcNullDefaults;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
@@ -28,9 +29,12 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The ClickHouse sink: every task gets the same configuration; Connect spreads partitions over them. */
 public class ClickHouseSinkConnector extends SinkConnector {
+    private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkConnector.class);
     private Map<String, String> props;
 
     @Override
@@ -42,6 +46,10 @@ public class ClickHouseSinkConnector extends SinkConnector {
     public void start(Map<String, String> props) {
         new SinkConfig(props); // fail fast on a bad configuration
         this.props = new HashMap<>(props);
+        String advice = AssignmentAdvice.advice(props);
+        if (advice != null) {
+            LOG.warn("Every task inserts into every table: {} (connector {})", advice, connectorName(props));
+        }
     }
 
     @Override
