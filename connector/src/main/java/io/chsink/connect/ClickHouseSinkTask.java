@@ -557,7 +557,7 @@ public class ClickHouseSinkTask extends SinkTask {
         delivery.uncommittable().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         refused.pending().forEach((tp, o) -> notInBlocks.merge(tp, o, Math::min));
         Map<TopicPartition, OffsetAndMetadata> committable = OffsetTracker.committable(
-                refused.consumed(currentOffsets), pending, notInBlocks);
+                currentOffsets, pending, notInBlocks);
         committable.replaceAll((tp, o) -> {
             long bound = delivery.commitBound(tp, o.offset());
             return bound == o.offset() ? o : new OffsetAndMetadata(bound);

@@ -63,8 +63,10 @@ public interface Delivery {
 
     /**
      * The highest offset of {@code tp} a commit may take when everything below {@code offset} is handled:
-     * at_least_once {@code offset}; exactly_once never inside a recorded block (a restart would rebuild it from there,
-     * a shorter block whose parts its recorded tokens do not cover), so the block's first offset then.
+     * at_least_once {@code offset}; exactly_once never inside a block recorded in the state table, whether still
+     * unverified or verified but not yet committed past (a restart would rebuild it from there, a shorter block whose
+     * parts its recorded tokens do not cover), so the block's first offset then. Connect's own offset lands inside
+     * one when a seek moved it back (refused rows read again).
      */
     long commitBound(TopicPartition tp, long offset);
 

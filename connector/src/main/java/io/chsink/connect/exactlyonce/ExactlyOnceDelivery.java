@@ -71,6 +71,7 @@ public final class ExactlyOnceDelivery implements Delivery {
     private final Map<TopicPartition, BlockKey> lastNewBlock = new HashMap<>();
     /** Per loaded partition, its handled mark and what is prunable below it. */
     private final HandledOffsets handled = new HandledOffsets();
+    private final CommittedPast committedPast = new CommittedPast();
     private final Consumption consumption;
     /** Consecutive commits whose marks could not be stored (the first one is logged). */
     private int markFailures;
@@ -220,7 +221,10 @@ public final class ExactlyOnceDelivery implements Delivery {
     @Override
     public void committing(Map<TopicPartition, OffsetAndMetadata> offsets) {
         Map<TopicPartition, Long> committable = new HashMap<>();
-        offsets.forEach((tp, o) -> committable.put(tp, o.offset()));
+        offsets.forEach((tp, o) -> {
+            committable.put(tp, o.offset());
+            committedPast.committing(tp, o.offset());
+        });
         Map<TopicPartition, HandledOffsets.Mark> marks = handled.toStore(committable);
         Map<TopicPartition, Long> prune = Map.of();
         try {
@@ -388,13 +392,14 @@ public final class ExactlyOnceDelivery implements Delivery {
         if (b.manifest() != null) {
             planner.verified(b.manifest());
             handled.verified(b.manifest());
+            committedPast.verified(b.manifest());
         }
     }
 
     @Override
     public long commitBound(TopicPartition tp, long offset) {
         BlockManifest m = planner.blockOf(tp, offset);
-        return m != null && m.firstOffset() < offset ? m.firstOffset() : offset;
+        return m != null && m.firstOffset() < offset ? m.firstOffset() : committedPast.bound(tp, offset);
     }
 
     @Override
@@ -406,6 +411,7 @@ public final class ExactlyOnceDelivery implements Delivery {
     public void revoked(Collection<TopicPartition> partitions) {
         planner.revoked(partitions);
         handled.revoked(partitions);
+        committedPast.revoked(partitions);
         rebuilding.keySet().removeAll(partitions);
         epochs.keySet().removeAll(partitions);
         lastNewBlock.keySet().removeAll(partitions);

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -158,22 +157,6 @@ public final class RefusedRows {
      */
     public Map<TopicPartition, Long> pending() {
         return holdFrom.isEmpty() ? Map.of() : new HashMap<>(holdFrom);
-    }
-
-    /**
-     * Connect's offsets ({@code consumed}, preCommit's argument) without the partitions being read again: the seek
-     * moved Connect's offset back inside blocks already inserted, and committing it would make a restart redo them
-     * from there (exactly_once: a shorter block, whose rows a narrowed insert's part tokens no longer cover). Connect
-     * refuses an offset beyond its own, so such a partition is left out (Connect keeps its last commit) until the
-     * replay has passed where the task had got.
-     */
-    public Map<TopicPartition, OffsetAndMetadata> consumed(Map<TopicPartition, OffsetAndMetadata> consumed) {
-        if (replayUntil.isEmpty()) {
-            return consumed;
-        }
-        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(consumed);
-        replayUntil.forEach((tp, until) -> out.computeIfPresent(tp, (k, o) -> o.offset() > until ? o : null));
-        return out;
     }
 
     /** Per partition with refused records not yet reported, the first of them: a seek must not pass it. */

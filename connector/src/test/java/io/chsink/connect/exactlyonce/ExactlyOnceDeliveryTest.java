@@ -191,7 +191,11 @@ class ExactlyOnceDeliveryTest {
         assertEquals(5, first.delivery.commitBound(P0, 5), "past the block");
         assertEquals(3, first.delivery.commitBound(P1, 3), "another partition has no block");
         first.delivery.verified(sent);
-        assertEquals(3, first.delivery.commitBound(P0, 3), "a verified block no longer holds commits");
+        assertEquals(0, first.delivery.commitBound(P0, 3), "verified, still in the state table: a restart rebuilds it");
+        first.delivery.committing(Map.of(P0, new OffsetAndMetadata(0)));
+        assertEquals(0, first.delivery.commitBound(P0, 3), "a commit at its start has not passed it");
+        first.delivery.committing(Map.of(P0, new OffsetAndMetadata(5)));
+        assertEquals(3, first.delivery.commitBound(P0, 3), "committed past: no longer rebuilt");
         // the next owner loads the block recorded but not verified: commits stay at its start until it is rebuilt
         Life crashed = new Life(store);
         crashed.put(records(0, 0, 4));
