@@ -1,6 +1,7 @@
 package io.chsink.connect.cdc;
 
 import com.clickhouse.client.api.Client;
+import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
@@ -848,7 +849,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     // ---------------------------------------------------------------- blocks
 
     @Override
-    public void appended(SinkRecord row, Object block, TableId table) {
+    public void appended(SinkRecord row, TableBlock block, TableId table) {
         RowKey key = RowKey.of(row.key(), null);
         if (key == null) {
             return;
@@ -905,12 +906,12 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     @Override
-    public void blockInserted(Object block) {
+    public void blockInserted(TableBlock block) {
         pending.inserted(block, recent, cached);
     }
 
     @Override
-    public void blockDropped(Object block) {
+    public void blockDropped(TableBlock block) {
         pending.dropped(block);
     }
 
