@@ -71,8 +71,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private KeyChanges keyChanges;
     private final RecentRows recent;
     private final CachedColumns cached;
-    private final SchemaMemo<List<String>> keyNames = SchemaMemo.byIdentity();
-    private final SchemaMemo<Field[]> textFields = SchemaMemo.byIdentity();
+    private final ChangeColumns changeColumns;
     private final Set<TableId> keyChecked = new HashSet<>();
     private final Map<TableId, Long> backWarned = new HashMap<>();
     /** This batch: the change event read for each record by {@link #prepare}, and the rows read from tables. */
@@ -146,6 +145,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         this.failOnTruncate = failOnTruncate;
         this.tombstones = tombstones;
         this.placeholders = new Placeholders(placeholder);
+        this.changeColumns = new ChangeColumns(placeholders);
         this.router = router;
         this.tableCheck = tableCheck;
         this.layoutLoader = layoutLoader;
@@ -227,7 +227,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             TableLayout layout = layouts.get(table);
             if (r.value() == null) {
                 if (tombstones.equals("delete") && layout != null) {
-                    need(needs, table, r, layout.keyedBeyond(keyFieldsOrEmpty(r.key())), whole.size());
+                    need(needs, table, r, layout.keyedBeyond(changeColumns.keyFieldsOrEmpty(r.key())), whole.size());
                 }
                 continue;
             }
@@ -245,7 +245,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             }
             ChangeEvent e = (ChangeEvent) read;
             if (e.kind == ChangeEvent.Kind.UPSERT) {
-                List<String> toast = placeholderFields(e);
+                List<String> toast = changeColumns.placeholderFields(e);
                 if (!toast.isEmpty()) {
                     if (!keyChanges.resting(r)) { // else it waits on without a read (toRow)
                         need(needs, table, r, toast, whole.size());
@@ -254,9 +254,10 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                     whole.add(r);
                 }
             } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
-                List<String> keyFields = keyFieldsOrEmpty(r.key());
+                List<String> keyFields = changeColumns.keyFieldsOrEmpty(r.key());
                 List<String> beyond = layout.keyedBeyond(keyFields);
-                List<String> columns = union(beyond, carried(r, layout, e.image.value(), keyFields, beyond));
+                List<String> columns = ChangeColumns.union(beyond,
+                        changeColumns.carried(r, layout, e.image.value(), keyFields, beyond));
                 if (!columns.isEmpty()) {
                     need(needs, table, r, columns, whole.size());
                 }
@@ -387,52 +388,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         n.columns.addAll(columns);
     }
 
-    /** The text and bytes fields of an upsert's image that hold Debezium's placeholder (looked at once). */
-    private List<String> placeholderFields(ChangeEvent e) {
-        if (e.placeholders == null) {
-            e.placeholders = findPlaceholders(e);
-        }
-        return e.placeholders;
-    }
-
-    private List<String> findPlaceholders(ChangeEvent e) {
-        List<String> out = List.of();
-        Object image = e.image.value();
-        if (image instanceof Struct) {
-            Struct s = (Struct) image;
-            for (Field f : textFields(s.schema())) {
-                if (placeholders.is(s.get(f))) {
-                    out = out.isEmpty() ? new ArrayList<>(2) : out;
-                    out.add(f.name());
-                }
-            }
-        } else if (image instanceof Map) {
-            for (Map.Entry<?, ?> en : ((Map<?, ?>) image).entrySet()) {
-                if (placeholders.is(en.getValue())) {
-                    out = out.isEmpty() ? new ArrayList<>(2) : out;
-                    out.add(String.valueOf(en.getKey()));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The fields that can hold a placeholder ({@link Placeholders#canHold}), looked at once per schema. */
-    private Field[] textFields(Schema schema) {
-        Field[] fs = textFields.get(schema);
-        if (fs == null) {
-            List<Field> l = new ArrayList<>();
-            for (Field f : schema.fields()) {
-                if (Placeholders.canHold(f.schema())) {
-                    l.add(f);
-                }
-            }
-            fs = l.toArray(new Field[0]);
-            textFields.put(schema, fs);
-        }
-        return fs;
-    }
-
     // ---------------------------------------------------------------- one record
 
     @Override
@@ -466,7 +421,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     private SinkRecord upsert(SinkRecord record, TableId table, ChangeEvent e, Object image) {
-        List<String> toast = placeholderFields(e);
+        List<String> toast = changeColumns.placeholderFields(e);
         cached.placeholdersIn(table, toast);
         if (image instanceof Struct) {
             Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
@@ -569,7 +524,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     private SinkRecord delete(SinkRecord record, TableId table, ChangeEvent e, Object image) {
-        List<String> keyFields = keyFields(record.key());
+        List<String> keyFields = changeColumns.keyFields(record.key());
         if (keyFields == null) {
             // No key: the whole before image (REPLICA IDENTITY FULL is what makes such deletes possible).
             if (image instanceof Struct) {
@@ -581,9 +536,9 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
         TableLayout layout = layouts.get(table);
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(keyFields);
-        List<String> carried = carried(record, layout, image, keyFields, beyond);
+        List<String> carried = changeColumns.carried(record, layout, image, keyFields, beyond);
         RowKey key = beyond.isEmpty() && carried.isEmpty() ? null : RowKey.of(record.key(), null);
-        CurrentRow current = key == null ? null : current(record, table, key, union(beyond, carried));
+        CurrentRow current = key == null ? null : current(record, table, key, ChangeColumns.union(beyond, carried));
         if (image instanceof Struct) {
             Struct img = (Struct) image;
             Keyed k = new Keyed(beyond, current, img);
@@ -604,44 +559,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
         Map<String, Object> row = shapes.row(img, e.flattened, e.version, true, keyFields, extra);
         return withValue(record, null, row);
-    }
-
-    /**
-     * The columns the delete of a primary-key change's old key carries beyond its key and sorting columns: those that
-     * can hold Debezium's placeholder for an unchanged TOAST value, from the row's current value, so that the create of
-     * the new key ({@link KeyChanges}) finds them there. Other deletes carry none.
-     */
-    private List<String> carried(SinkRecord record, TableLayout layout, Object image, List<String> keyFields,
-            List<String> beyond) {
-        if (layout == null || !KeyChange.isOldKeyDelete(record)) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>();
-        if (image instanceof Struct) {
-            for (Field f : textFields(((Struct) image).schema())) {
-                if (layout.types.containsKey(f.name()) && !keyFields.contains(f.name()) && !beyond.contains(f.name())) {
-                    out.add(f.name());
-                }
-            }
-        } else if (image instanceof Map) {
-            for (Object k : ((Map<?, ?>) image).keySet()) {
-                String c = String.valueOf(k);
-                String type = layout.types.get(c);
-                if (type != null && type.contains("String") && !keyFields.contains(c) && !beyond.contains(c)) {
-                    out.add(c);
-                }
-            }
-        }
-        return out;
-    }
-
-    private static List<String> union(List<String> a, List<String> b) {
-        if (b.isEmpty()) {
-            return a;
-        }
-        List<String> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
     }
 
     /**
@@ -818,7 +735,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             return;
         }
         TableLayout layout = layouts.get(table);
-        List<String> keys = keyFields(record.key());
+        List<String> keys = changeColumns.keyFields(record.key());
         if (layout == null || keys == null) {
             return;
         }
@@ -954,35 +871,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     // ---------------------------------------------------------------- the rest
-
-    /** The names of the record key's fields (Debezium keys by primary key), or null for a key without fields. */
-    private List<String> keyFields(Object key) {
-        if (key instanceof Struct) {
-            Schema s = ((Struct) key).schema();
-            List<String> names = keyNames.get(s);
-            if (names == null) {
-                names = new ArrayList<>();
-                for (Field f : s.fields()) {
-                    names.add(f.name());
-                }
-                keyNames.put(s, names);
-            }
-            return names.isEmpty() ? null : names;
-        }
-        if (key instanceof Map && !((Map<?, ?>) key).isEmpty()) {
-            List<String> names = new ArrayList<>();
-            for (Object k : ((Map<?, ?>) key).keySet()) {
-                names.add(String.valueOf(k));
-            }
-            return names;
-        }
-        return null;
-    }
-
-    private List<String> keyFieldsOrEmpty(Object key) {
-        List<String> k = keyFields(key);
-        return k == null ? List.of() : k;
-    }
 
     private SinkRecord truncate(SinkRecord record) {
         TableId table = router.tableFor(record.topic());
