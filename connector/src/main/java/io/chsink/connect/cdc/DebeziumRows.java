@@ -56,8 +56,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     private final RowShapes shapes;
     private final ChangeVersion rule;
-    private final String versionColumn;
-    private final String deletedColumn;
     private final boolean failOnTruncate;
     private final String tombstones;
     private final Placeholders placeholders;
@@ -71,16 +69,15 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private KeyChanges keyChanges;
     private final RecentRows recent;
     private final CachedColumns cached;
+    private final BlockRows blocks;
     private final ChangeColumns changeColumns;
     private final Set<TableId> keyChecked = new HashSet<>();
-    private final Map<TableId, Long> backWarned = new HashMap<>();
     /** This batch: the change event read for each record by {@link #prepare}, and the rows read from tables. */
     private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
     private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
     private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
     private java.util.function.LongConsumer readTimes = ms -> { };
     private Runnable cacheHits = () -> { };
-    private long versionsBack;
     /**
      * The records the last prepare let wait, in order, and what it found they need: the batch they come again with
      * starts with them, so only the records after them are looked at.
@@ -138,10 +135,9 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client, long cacheBytes) {
         this.recent = new RecentRows(cacheBytes);
         this.cached = new CachedColumns(layouts::get);
+        this.blocks = new BlockRows(versionColumn, deletedColumn, rule.bits(), pending, recent, cached);
         this.rule = rule;
         this.shapes = new RowShapes(versionColumn, deletedColumn, rule.bits());
-        this.versionColumn = versionColumn;
-        this.deletedColumn = deletedColumn;
         this.failOnTruncate = failOnTruncate;
         this.tombstones = tombstones;
         this.placeholders = new Placeholders(placeholder);
@@ -767,74 +763,29 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     @Override
     public void appended(SinkRecord row, TableBlock block, TableId table) {
-        RowKey key = RowKey.of(row.key(), null);
-        if (key == null) {
-            return;
-        }
-        Object v = row.value();
-        RowVersion version;
-        boolean deleted;
-        if (v instanceof Struct) {
-            Struct s = (Struct) v;
-            version = RowVersion.of(s.get(versionColumn), rule.bits());
-            deleted = ((Number) s.get(deletedColumn)).intValue() != 0;
-        } else if (v instanceof Map) {
-            Map<?, ?> m = (Map<?, ?>) v;
-            version = RowVersion.of(m.get(versionColumn), rule.bits());
-            deleted = ((Number) m.get(deletedColumn)).intValue() != 0;
-        } else {
-            return;
-        }
-        RowVersion before = pending.appended(table, key, version, deleted, v, block, Origin.topic(row),
-                Origin.partition(row));
-        if (before != null && before.compareTo(version) > 0) {
-            versionWentBack(row, table, key, before, version);
-        }
-    }
-
-    /**
-     * A change of a key came after one with a higher version, in the order of its partition: the source's log
-     * restarted at lower positions (a failover, a new cluster, a re-created topic). The change loses to the older
-     * row in ClickHouse, and so will every later one until the epoch is raised. Logged once per table per 10 min.
-     */
-    private void versionWentBack(SinkRecord row, TableId table, RowKey key, RowVersion before, RowVersion now) {
-        versionsBack++;
-        long t = System.currentTimeMillis();
-        Long last = backWarned.get(table);
-        if (last != null && t - last < 600_000) {
-            return;
-        }
-        backWarned.put(table, t);
-        LOG.warn("Table {}: the change of key {} at topic={} partition={} offset={} has version {}, below version {} of "
-                        + "an earlier change of that key in the same partition, so ClickHouse keeps the older row. "
-                        + "The source's log restarted at lower positions (a failover to another server, a new "
-                        + "cluster, a re-created topic): once every record of the old log is consumed, raise {} (or "
-                        + "{} for its topics) by one. (Logged at most every 10 minutes per table.)", table.quoted(),
-                key, Origin.topic(row), Origin.partition(row), Origin.offset(row), now, before,
-                SinkConfig.CDC_VERSION_EPOCH, SinkConfig.CDC_VERSION_EPOCH_MAP);
+        blocks.appended(row, block, table);
     }
 
     /** Partitions were revoked: another task may write their keys meanwhile, so no recent row answers for them. */
     @Override
     public void revoked() {
-        pending.revoked();
-        recent.clear();
+        blocks.revoked();
         keyChanges.revoked();
     }
 
     @Override
     public void blockInserted(TableBlock block) {
-        pending.inserted(block, recent, cached);
+        blocks.inserted(block);
     }
 
     @Override
     public void blockDropped(TableBlock block) {
-        pending.dropped(block);
+        blocks.dropped(block);
     }
 
     @Override
     public long heldBytes() {
-        return pending.heldBytes();
+        return blocks.heldBytes();
     }
 
     @Override
@@ -848,9 +799,9 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return row;
     }
 
-    /** How many changes came with a version below their key's previous change (see {@link #versionWentBack}). */
+    /** How many changes came with a version below their key's previous change (see {@link BlockRows}). */
     long versionsBack() {
-        return versionsBack;
+        return blocks.versionsBack();
     }
 
     int pendingRows() {
