@@ -63,21 +63,15 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final Consumer<TableId> tableCheck;
     private final Function<TableId, TableLayout> layoutLoader;
     private final Map<TableId, TableLayout> layouts = new ConcurrentHashMap<>();
-    private final CurrentRowReader reader;
     private final PendingRows pending = new PendingRows();
-    /** Creates of primary-key changes that take their TOAST values from the old key's delete. */
-    private KeyChanges keyChanges;
     private final RecentRows recent;
     private final CachedColumns cached;
     private final BlockRows blocks;
     private final ChangeColumns changeColumns;
     private final Set<TableId> keyChecked = new HashSet<>();
-    /** This batch: the change event read for each record by {@link #prepare}, and the rows read from tables. */
+    private final CurrentRows currentRows;
+    /** This batch: the change event read for each record by {@link #prepare}. */
     private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
-    private final Map<TableId, Map<RowKey, CurrentRow>> fetched = new HashMap<>();
-    private final Map<TableId, Set<RowKey>> asked = new HashMap<>();
-    private java.util.function.LongConsumer readTimes = ms -> { };
-    private Runnable cacheHits = () -> { };
     /**
      * The records the last prepare let wait, in order, and what it found they need: the batch they come again with
      * starts with them, so only the records after them are looked at.
@@ -96,7 +90,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
      */
     private List<CachedNeed> seenCached = new ArrayList<>();
     private List<CachedNeed> waitingCached = new ArrayList<>();
-    private long hits;
 
     /**
      * @param currentRowRead told the milliseconds of every read of current rows from a table
@@ -108,10 +101,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                 config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), ChangeVersion.of(config),
                 new TableRouter(config), t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(),
                         config.cdcDeletedColumn(), config.cdcVersionBits()),
-                t -> TableLayout.load(client, t), null, client, config.cdcRowCacheBytes());
+                t -> TableLayout.load(client, t), null, client, config.cdcRowCacheBytes(), currentRowRead, cacheHit);
         keyChangeWait(config.cdcKeyChangeWaitMs(), System::currentTimeMillis);
-        this.readTimes = currentRowRead;
-        this.cacheHits = cacheHit;
         warnOfNullDefaults(config);
     }
 
@@ -133,6 +124,14 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, String tombstones,
             String placeholder, ChangeVersion rule, TableRouter router, Consumer<TableId> tableCheck,
             Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client, long cacheBytes) {
+        this(versionColumn, deletedColumn, failOnTruncate, tombstones, placeholder, rule, router, tableCheck,
+                layoutLoader, reader, client, cacheBytes, ms -> { }, () -> { });
+    }
+
+    private DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, String tombstones,
+            String placeholder, ChangeVersion rule, TableRouter router, Consumer<TableId> tableCheck,
+            Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client, long cacheBytes,
+            java.util.function.LongConsumer currentRowRead, Runnable cacheHit) {
         this.recent = new RecentRows(cacheBytes);
         this.cached = new CachedColumns(layouts::get);
         this.blocks = new BlockRows(versionColumn, deletedColumn, rule.bits(), pending, recent, cached);
@@ -145,14 +144,15 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         this.router = router;
         this.tableCheck = tableCheck;
         this.layoutLoader = layoutLoader;
-        this.reader = reader != null ? reader
-                : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, rule.bits(), layouts);
+        this.currentRows = new CurrentRows(pending, recent, cached, reader != null ? reader
+                : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, rule.bits(), layouts), layouts::get,
+                this::describe, currentRowRead, cacheHit);
         keyChangeWait(SinkConfig.CDC_KEY_CHANGE_WAIT_MS_DEFAULT, System::currentTimeMillis);
     }
 
     /** How long the create of a primary-key change waits for its old key's delete (cdc.key.change.wait.ms). */
     void keyChangeWait(long waitMs, java.util.function.LongSupplier clock) {
-        keyChanges = new KeyChanges(pending, reader, ms -> readTimes.accept(ms), waitMs, clock, this::describe);
+        currentRows.keyChangeWait(waitMs, clock);
     }
 
     // ---------------------------------------------------------------- the batch: what needs a current row
@@ -193,8 +193,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     @Override
     public boolean prepare(Collection<SinkRecord> records, boolean mayWait) {
-        fetched.clear();
-        asked.clear();
+        currentRows.newBatch();
         Map<TableId, Need> needs;
         List<SinkRecord> whole;
         java.util.Iterator<SinkRecord> it = records.iterator();
@@ -243,7 +242,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
             if (e.kind == ChangeEvent.Kind.UPSERT) {
                 List<String> toast = changeColumns.placeholderFields(e);
                 if (!toast.isEmpty()) {
-                    if (!keyChanges.resting(r)) { // else it waits on without a read (toRow)
+                    if (!currentRows.resting(r)) { // else it waits on without a read (toRow)
                         need(needs, table, r, toast, whole.size());
                     }
                 } else {
@@ -294,7 +293,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
                         columns.add(c);
                     }
                 }
-                read(n.getKey(), need.keyColumns, unknown, columns);
+                currentRows.read(n.getKey(), need.keyColumns, unknown, columns);
             }
         }
         forgetWaiting();
@@ -418,7 +417,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     private SinkRecord upsert(SinkRecord record, TableId table, ChangeEvent e, Object image) {
         List<String> toast = changeColumns.placeholderFields(e);
-        cached.placeholdersIn(table, toast);
+        currentRows.placeholdersIn(table, toast);
         if (image instanceof Struct) {
             Struct row = shapes.row((Struct) image, e.flattened, e.version, false);
             if (!toast.isEmpty()) {
@@ -451,16 +450,16 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     }
 
     private CurrentRow currentForToast(SinkRecord record, TableId table, List<String> toast, RowVersion version) {
-        if (keyChanges.resting(record)) {
+        if (currentRows.resting(record)) {
             throw new RowSource.NotYet("the create of a primary-key change waits for its old key's delete");
         }
         StringBuilder why = new StringBuilder();
         RowKey key = RowKey.of(record.key(), why);
-        CurrentRow current = key == null ? null : current(record, table, key, toast);
+        CurrentRow current = key == null ? null : currentRows.find(record, table, key, toast);
         if ((current == null || current.deleted) && key != null) {
             org.apache.kafka.connect.header.Header h = KeyChange.oldKeyHeader(record);
             if (h != null) {
-                return keyChanges.oldKeyRow(record, table, key, h, version, toast);
+                return currentRows.oldKeyRow(record, table, key, h, version, toast);
             }
         }
         if (current == null || current.deleted) {
@@ -534,7 +533,8 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(keyFields);
         List<String> carried = changeColumns.carried(record, layout, image, keyFields, beyond);
         RowKey key = beyond.isEmpty() && carried.isEmpty() ? null : RowKey.of(record.key(), null);
-        CurrentRow current = key == null ? null : current(record, table, key, ChangeColumns.union(beyond, carried));
+        CurrentRow current = key == null ? null
+                : currentRows.find(record, table, key, ChangeColumns.union(beyond, carried));
         if (image instanceof Struct) {
             Struct img = (Struct) image;
             Keyed k = new Keyed(beyond, current, img);
@@ -651,7 +651,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         }
         TableLayout layout = layouts.get(table);
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(key.columns);
-        CurrentRow current = layout == null ? null : current(record, table, key, beyond);
+        CurrentRow current = layout == null ? null : currentRows.find(record, table, key, beyond);
         if (current == null) {
             return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
         }
@@ -671,50 +671,6 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         Map<String, Object> row = shapes.row((Map<?, ?>) record.key(), false, version, true, key.columns,
                 keyed(beyond, current, null));
         return withValue(record, null, row);
-    }
-
-    /**
-     * The current row of a key: pending in this task, else among its recent rows (when that one has the
-     * {@code columns} the change needs), else read from the table for this batch.
-     */
-    private CurrentRow current(SinkRecord record, TableId table, RowKey key, Collection<String> columns) {
-        CurrentRow p = pending.find(table, key);
-        if (p != null) {
-            return p;
-        }
-        CurrentRow c = recent.find(table, key, Origin.topic(record), Origin.partition(record), columns);
-        if (c != null) {
-            hits++;
-            cacheHits.run();
-            return c;
-        }
-        TableLayout layout = layouts.get(table);
-        if (layout != null && !layout.types.keySet().containsAll(key.columns)) {
-            List<String> missing = new ArrayList<>(key.columns);
-            missing.removeAll(layout.types.keySet());
-            throw new RecordMappingException(describe(record) + ": cannot look up the current row of key " + key
-                    + ": the record key's field(s) " + missing + " are not columns of the table (its "
-                    + "columns: " + layout.types.keySet() + ")");
-        }
-        Set<RowKey> a = asked.get(table);
-        if (a == null || !a.contains(key)) {
-            // Not asked for in prepare (a record toRow saw without prepare): ask now, for every column.
-            read(table, key.columns, List.of(key), layout == null ? List.of() : layout.types.keySet());
-        }
-        Map<RowKey, CurrentRow> f = fetched.get(table);
-        return f == null ? null : f.get(key);
-    }
-
-    /** Reads the keys' current rows from the table into this batch's {@link #fetched}, timed for the metrics. */
-    private void read(TableId table, List<String> keyColumns, Collection<RowKey> keys, Collection<String> columns) {
-        long t0 = System.nanoTime();
-        Map<RowKey, CurrentRow> rows = reader.read(table, keyColumns, keys, columns);
-        readTimes.accept((System.nanoTime() - t0) / 1_000_000);
-        for (Map.Entry<RowKey, CurrentRow> r : rows.entrySet()) {
-            recent.readFromTable(table, r.getKey(), r.getValue().version);
-        }
-        fetched.computeIfAbsent(table, t -> new HashMap<>()).putAll(rows);
-        asked.computeIfAbsent(table, t -> new HashSet<>()).addAll(keys);
     }
 
     private SinkRecord withValue(SinkRecord record, Schema schema, Object value) {
@@ -770,7 +726,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     @Override
     public void revoked() {
         blocks.revoked();
-        keyChanges.revoked();
+        currentRows.revoked();
     }
 
     @Override
@@ -810,7 +766,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     /** How many current rows came from the recent rows. */
     long cacheHits() {
-        return hits;
+        return currentRows.hits();
     }
 
     int recentRows() {
