@@ -5,29 +5,17 @@ import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
-import io.chsink.connect.mapping.SchemaMemo;
-import io.chsink.connect.mapping.StructValues;
-import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.kafka.connect.data.Field;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
-import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,12 +38,15 @@ import org.slf4j.LoggerFactory;
  * else the latest one it saw inserted, while it is cached ({@link RecentRows}, cdc.row.cache.bytes), else the
  * table's (one keyed query per table and batch, {@link CurrentRowReader}): all changes of a key come through one
  * partition, so nothing else can be newer (RecentRows says when its rows are dropped so that this holds).
+ *
+ * <p>This class wires the parts and keeps the tables' layouts: {@link ChangeEvent} classifies a record,
+ * {@link ReadPlanner} plans the current-row reads of a batch, {@link ChangeRows} decides the row a change event
+ * becomes against the current rows ({@link CurrentRows}), and {@link BlockRows} keeps those in step with the task's
+ * blocks.
  */
-public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
+public final class DebeziumRows implements RowSource {
     private static final Logger LOG = LoggerFactory.getLogger(DebeziumRows.class);
 
-    private final ChangeVersion rule;
-    private final String tombstones;
     private final TableRouter router;
     private final Consumer<TableId> tableCheck;
     private final Function<TableId, TableLayout> layoutLoader;
@@ -63,37 +54,16 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private final PendingRows pending = new PendingRows();
     private final RecentRows recent;
     private final CachedColumns cached;
-    private final BlockRows blocks;
-    private final ChangeColumns changeColumns;
-    private final ChangeRows changes;
     private final CurrentRows currentRows;
-    /** This batch: the change event read for each record by {@link #prepare}. */
-    private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
-    /**
-     * The records the last prepare let wait, in order, and what it found they need: the batch they come again with
-     * starts with them, so only the records after them are looked at.
-     */
-    private final List<SinkRecord> waiting = new ArrayList<>();
-    private Map<TableId, Need> waitingNeeds = new HashMap<>();
-    private List<SinkRecord> waitingWhole = new ArrayList<>();
-    /** The keys of waitingWhole's first waitingBroughtUpTo records, by table, each with its first index there. */
-    private Map<TableId, Map<RowKey, Integer>> waitingBrought = new HashMap<>();
-    private int waitingBroughtUpTo;
-    /**
-     * The keys the cache answered for when their records were looked at: this prepare's, and those of the records
-     * let wait. Blocks inserted while polls wait put rows into the cache and push the least recently used out, so
-     * before the read the waiting records' ones are looked up again: a key gone from the cache is read with the
-     * others, not alone when its record becomes a row.
-     */
-    private List<CachedNeed> seenCached = new ArrayList<>();
-    private List<CachedNeed> waitingCached = new ArrayList<>();
+    private final ReadPlanner planner;
+    private final ChangeRows changes;
+    private final BlockRows blocks;
 
     /**
      * @param currentRowRead told the milliseconds of every read of current rows from a table
      * @param cacheHit told of every current row found among the recent rows (no read)
      */
-    public DebeziumRows(SinkConfig config, Client client, java.util.function.LongConsumer currentRowRead,
-            Runnable cacheHit) {
+    public DebeziumRows(SinkConfig config, Client client, LongConsumer currentRowRead, Runnable cacheHit) {
         this(config.cdcVersionColumn(), config.cdcDeletedColumn(), config.failOnTruncate(),
                 config.tombstonesBehavior(), config.cdcUnavailablePlaceholder(), ChangeVersion.of(config),
                 new TableRouter(config), t -> ReplacingTableCheck.require(client, t, config.cdcVersionColumn(),
@@ -128,59 +98,30 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
     private DebeziumRows(String versionColumn, String deletedColumn, boolean failOnTruncate, String tombstones,
             String placeholder, ChangeVersion rule, TableRouter router, Consumer<TableId> tableCheck,
             Function<TableId, TableLayout> layoutLoader, CurrentRowReader reader, Client client, long cacheBytes,
-            java.util.function.LongConsumer currentRowRead, Runnable cacheHit) {
-        this.recent = new RecentRows(cacheBytes);
-        this.cached = new CachedColumns(layouts::get);
-        this.blocks = new BlockRows(versionColumn, deletedColumn, rule.bits(), pending, recent, cached);
-        this.rule = rule;
-        this.tombstones = tombstones;
-        this.changeColumns = new ChangeColumns(new Placeholders(placeholder));
+            LongConsumer currentRowRead, Runnable cacheHit) {
         this.router = router;
-        this.changes = new ChangeRows(new RowShapes(versionColumn, deletedColumn, rule.bits()), changeColumns,
-                layouts::get, tombstones, failOnTruncate, this::describe);
         this.tableCheck = tableCheck;
         this.layoutLoader = layoutLoader;
+        this.recent = new RecentRows(cacheBytes);
+        this.cached = new CachedColumns(layouts::get);
+        ChangeColumns columns = new ChangeColumns(new Placeholders(placeholder));
         this.currentRows = new CurrentRows(pending, recent, cached, reader != null ? reader
                 : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, rule.bits(), layouts), layouts::get,
                 this::describe, currentRowRead, cacheHit);
+        this.planner = new ReadPlanner(router, layouts::get, rule, tombstones.equals("delete"), columns, pending,
+                recent, currentRows);
+        this.changes = new ChangeRows(new RowShapes(versionColumn, deletedColumn, rule.bits()), columns,
+                layouts::get, tombstones, failOnTruncate, this::describe);
+        this.blocks = new BlockRows(versionColumn, deletedColumn, rule.bits(), pending, recent, cached);
         keyChangeWait(SinkConfig.CDC_KEY_CHANGE_WAIT_MS_DEFAULT, System::currentTimeMillis);
     }
 
     /** How long the create of a primary-key change waits for its old key's delete (cdc.key.change.wait.ms). */
-    void keyChangeWait(long waitMs, java.util.function.LongSupplier clock) {
+    void keyChangeWait(long waitMs, LongSupplier clock) {
         currentRows.keyChangeWait(waitMs, clock);
     }
 
-    // ---------------------------------------------------------------- the batch: what needs a current row
-
-    /** A key whose current row the cache held when its record was looked at, and what the record needs of it. */
-    private static final class CachedNeed {
-        final TableId table;
-        final RowKey key;
-        final String topic;
-        final int partition;
-        final List<String> columns;
-        /** How many whole records of the batch came before its record. */
-        final int after;
-
-        CachedNeed(TableId table, RowKey key, String topic, int partition, List<String> columns, int after) {
-            this.table = table;
-            this.key = key;
-            this.topic = topic;
-            this.partition = partition;
-            this.columns = columns;
-            this.after = after;
-        }
-    }
-
-    /** One table's keys whose current row this batch needs, and the columns it needs of them. */
-    private static final class Need {
-        List<String> keyColumns;
-        final Set<RowKey> keys = new LinkedHashSet<>();
-        /** Per key, how many whole records of the batch came before the first record that needs it. */
-        final Map<RowKey, Integer> after = new HashMap<>();
-        final Set<String> columns = new LinkedHashSet<>();
-    }
+    // ---------------------------------------------------------------- the batch: its current-row reads
 
     /** Reads what the batch needs (as the task does when it may not wait). */
     void prepare(Collection<SinkRecord> records) {
@@ -189,194 +130,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
 
     @Override
     public boolean prepare(Collection<SinkRecord> records, boolean mayWait) {
-        currentRows.newBatch();
-        Map<TableId, Need> needs;
-        List<SinkRecord> whole;
-        java.util.Iterator<SinkRecord> it = records.iterator();
-        List<CachedNeed> recheck = List.of();
-        if (startsWithWaiting(it)) {
-            needs = waitingNeeds; // the records held: looked at already
-            whole = waitingWhole;
-            recheck = waitingCached;
-        } else {
-            events.clear();
-            needs = new HashMap<>();
-            whole = new ArrayList<>();
-            it = records.iterator();
-            forgetWaiting();
-        }
-        waiting.clear();
-        seenCached = new ArrayList<>();
-        String lastTopic = null;
-        TableId table = null;
-        while (it.hasNext()) {
-            SinkRecord r = it.next();
-            if (!r.topic().equals(lastTopic)) {
-                lastTopic = r.topic();
-                table = router.tableFor(lastTopic);
-            }
-            TableLayout layout = layouts.get(table);
-            if (r.value() == null) {
-                if (tombstones.equals("delete") && layout != null) {
-                    need(needs, table, r, layout.keyedBeyond(changeColumns.keyFieldsOrEmpty(r.key())), whole.size());
-                }
-                continue;
-            }
-            Object read = events.get(r);
-            if (read == null) {
-                try {
-                    read = ChangeEvent.read(r, rule);
-                } catch (ChangeEvent.Malformed m) {
-                    read = m;
-                }
-                events.put(r, read);
-            }
-            if (!(read instanceof ChangeEvent)) {
-                continue;
-            }
-            ChangeEvent e = (ChangeEvent) read;
-            if (e.kind == ChangeEvent.Kind.UPSERT) {
-                List<String> toast = changeColumns.placeholderFields(e);
-                if (!toast.isEmpty()) {
-                    if (!currentRows.resting(r)) { // else it waits on without a read (toRow)
-                        need(needs, table, r, toast, whole.size());
-                    }
-                } else {
-                    whole.add(r);
-                }
-            } else if (e.kind == ChangeEvent.Kind.DELETE && layout != null) {
-                List<String> keyFields = changeColumns.keyFieldsOrEmpty(r.key());
-                List<String> beyond = layout.keyedBeyond(keyFields);
-                List<String> columns = ChangeColumns.union(beyond,
-                        changeColumns.carried(r, layout, e.image.value(), keyFields, beyond));
-                if (!columns.isEmpty()) {
-                    need(needs, table, r, columns, whole.size());
-                }
-                whole.add(r); // the tombstone after it (same batch, mostly) finds this delete pending
-            }
-        }
-        Map<TableId, List<RowKey>> unknowns = needs.isEmpty() ? Map.of() : unknowns(needs, whole);
-        if (mayWait && !unknowns.isEmpty()) {
-            waiting.addAll(records);
-            waitingNeeds = needs;
-            waitingWhole = whole;
-            waitingCached.addAll(seenCached); // after the held ones' (recheck is this list, or forgetWaiting's new one)
-            return false;
-        }
-        // Going on now: a key the cache answered for when a held record was looked at may have left it since.
-        boolean gone = false;
-        for (CachedNeed c : recheck) {
-            if (recent.find(c.table, c.key, c.topic, c.partition, c.columns) == null) {
-                addNeed(needs, c.table, c.key, c.columns, c.after);
-                gone = true;
-            }
-        }
-        if (gone) {
-            unknowns = unknowns(needs, whole);
-        }
-        if (unknowns.isEmpty()) {
-            forgetWaiting();
-            return true;
-        }
-        for (Map.Entry<TableId, Need> n : needs.entrySet()) {
-            Need need = n.getValue();
-            List<RowKey> unknown = unknowns.get(n.getKey());
-            if (unknown != null) {
-                Set<String> columns = new LinkedHashSet<>();
-                TableLayout layout = layouts.get(n.getKey());
-                for (String c : need.columns) {
-                    if (layout == null || layout.types.containsKey(c)) {
-                        columns.add(c);
-                    }
-                }
-                currentRows.read(n.getKey(), need.keyColumns, unknown, columns);
-            }
-        }
-        forgetWaiting();
-        return true;
-    }
-
-    /**
-     * The needed keys that are neither pending nor brought by a whole row or delete of the batch before the first
-     * change that needs them (mostly just before): those are pending by the time that change becomes a row. One
-     * brought only after it is read with the others, not alone then. (Should the record bringing a key turn out a bad
-     * record, toRow reads the key alone.) The keys of the records let wait are kept for the batch they come again with.
-     */
-    private Map<TableId, List<RowKey>> unknowns(Map<TableId, Need> needs, List<SinkRecord> whole) {
-        Map<TableId, Map<RowKey, Integer>> brought = waitingBrought;
-        for (int i = waitingBroughtUpTo; i < whole.size(); i++) {
-            SinkRecord r = whole.get(i);
-            RowKey k = RowKey.of(r.key(), null);
-            if (k != null) {
-                brought.computeIfAbsent(router.tableFor(r.topic()), x -> new HashMap<>()).putIfAbsent(k, i);
-            }
-        }
-        waitingBroughtUpTo = whole.size();
-        Map<TableId, List<RowKey>> unknowns = new HashMap<>();
-        for (Map.Entry<TableId, Need> n : needs.entrySet()) {
-            Map<RowKey, Integer> b = brought.getOrDefault(n.getKey(), Map.of());
-            Need need = n.getValue();
-            for (RowKey k : need.keys) {
-                Integer at = b.get(k);
-                if (!pending.has(n.getKey(), k) && (at == null || at >= need.after.get(k))) {
-                    unknowns.computeIfAbsent(n.getKey(), t -> new ArrayList<>()).add(k);
-                }
-            }
-        }
-        return unknowns;
-    }
-
-    private void forgetWaiting() {
-        waitingNeeds = new HashMap<>();
-        waitingWhole = new ArrayList<>();
-        waitingBrought = new HashMap<>();
-        waitingBroughtUpTo = 0;
-        waitingCached = new ArrayList<>();
-    }
-
-    /**
-     * Whether the batch starts with the records the last prepare let wait (the same objects, in order), leaving the
-     * iterator after them; the held records of a partition revoked or rewound meanwhile are gone from it, and then
-     * the whole batch is looked at again.
-     */
-    private boolean startsWithWaiting(java.util.Iterator<SinkRecord> it) {
-        if (waiting.isEmpty()) {
-            return false;
-        }
-        for (SinkRecord w : waiting) {
-            if (!it.hasNext() || it.next() != w) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** @param after how many whole records of the batch came before {@code r} */
-    private void need(Map<TableId, Need> needs, TableId table, SinkRecord r, List<String> columns, int after) {
-        RowKey k = RowKey.of(r.key(), null);
-        TableLayout layout = layouts.get(table);
-        if (k == null || layout != null && !layout.types.keySet().containsAll(k.columns)) {
-            return; // toRow reports why, where the current row is needed
-        }
-        if (recent.find(table, k, Origin.topic(r), Origin.partition(r), columns) != null) {
-            // Cached: rows enter the cache between batches; a held record's key is looked up again before the read
-            // (should it have left even so, toRow reads the key).
-            seenCached.add(new CachedNeed(table, k, Origin.topic(r), Origin.partition(r), columns, after));
-            return;
-        }
-        addNeed(needs, table, k, columns, after);
-    }
-
-    private static void addNeed(Map<TableId, Need> needs, TableId table, RowKey k, List<String> columns, int after) {
-        Need n = needs.computeIfAbsent(table, t -> new Need());
-        if (n.keyColumns == null) {
-            n.keyColumns = k.columns;
-        } else if (!n.keyColumns.equals(k.columns)) {
-            return; // a key of another shape (the table's key changed): toRow reports it if it matters
-        }
-        n.keys.add(k);
-        n.after.merge(k, after, Math::min);
-        n.columns.addAll(columns);
+        return planner.prepare(records, mayWait);
     }
 
     // ---------------------------------------------------------------- one record
@@ -388,21 +142,14 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         return changes.row(record, table, e, currentRows);
     }
 
-    /** The record's change event, as prepare read it or read now; a bad record when it is malformed. */
+    /** The record's change event ({@link ReadPlanner#event}); a bad record when it is malformed. */
     private ChangeEvent event(SinkRecord record) {
-        Object read = events.get(record); // the map is emptied by the next batch's prepare
-        if (read == null) {
-            try {
-                read = ChangeEvent.read(record, rule);
-            } catch (ChangeEvent.Malformed m) {
-                read = m;
-            }
-        }
-        if (read instanceof ChangeEvent.Malformed) {
+        try {
+            return planner.event(record);
+        } catch (ChangeEvent.Malformed m) {
             throw new RecordMappingException(describe(record) + ": malformed Debezium change event: "
-                    + ((ChangeEvent.Malformed) read).getMessage());
+                    + m.getMessage());
         }
-        return (ChangeEvent) read;
     }
 
     // ---------------------------------------------------------------- blocks
@@ -481,7 +228,7 @@ public final class DebeziumRows implements io.chsink.connect.cdc.RowSource {
         try {
             layout = layoutLoader.apply(table);
         } catch (RuntimeException e) {
-            throw new org.apache.kafka.connect.errors.RetriableException("Could not read the columns of " + table
+            throw new RetriableException("Could not read the columns of " + table
                     + ": " + e.getMessage(), e);
         }
         if (layout != null) {
