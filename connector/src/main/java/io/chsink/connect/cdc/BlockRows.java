@@ -39,7 +39,7 @@ final class BlockRows {
         this.cached = cached;
     }
 
-    /** The row (from toRow) was appended to {@code block} of {@code table}: it is pending now. */
+    /** The row (a row of {@link ChangeRows}) was appended to {@code block} of {@code table}: it is pending now. */
     void appended(SinkRecord row, TableBlock block, TableId table) {
         RowKey key = RowKey.of(row.key(), null);
         if (key == null) {

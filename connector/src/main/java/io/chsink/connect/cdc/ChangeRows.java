@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides the row a Debezium change event becomes ({@link DebeziumRows} says which rows those are), against the
- * current rows it is handed ({@link CurrentRowLookup}): it holds no client and nothing of a batch, only the table
- * layouts it reads and which tables' sorting keys it checked. {@link #row} is the one place that dispatches on what
- * the change event ({@link ChangeEvent}) does.
+ * Decides the row a Debezium change event becomes (the rules are listed on {@link DebeziumRows}), against the current
+ * rows it is handed ({@link CurrentRowLookup}): it holds no client and nothing of a batch, only the table layouts it
+ * reads and which tables' sorting keys it checked. {@link #row} is the one place that dispatches on what the change
+ * event ({@link ChangeEvent}) does.
  */
 final class ChangeRows {
     /** DebeziumRows' logger: the warnings are logged as before the row source was split. */
