@@ -44,7 +44,7 @@ final class ChangeEvent {
      * before is missing or key-only), the image's own schema in the flattened form; null without schemas.
      */
     final Schema fullSchema;
-    /** An upsert's fields holding Debezium's placeholder, once {@link DebeziumRows} looked (null before). */
+    /** An upsert's fields holding Debezium's placeholder, once {@link ChangeColumns} looked (null before). */
     List<String> placeholders;
 
     private ChangeEvent(Kind kind, FieldAccess image, Schema imageSchema, RowVersion version, boolean flattened) {

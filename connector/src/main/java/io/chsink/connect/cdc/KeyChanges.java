@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The old key's row for the create of a primary-key change ({@link KeyChange}) whose unchanged TOAST values arrive as
  * Debezium's placeholder: the delete of the old key, at the create's version, which carries the row's values (the
- * delete side of {@link DebeziumRows}). It is pending in this task, or in the table. When neither has it yet (the old
+ * delete side of {@link ChangeRows}). It is pending in this task, or in the table. When neither has it yet (the old
  * key's partition is behind, in this task or another), the create waits ({@link RowSource.NotYet}: its partition is
  * read again from it) for at most cdc.key.change.wait.ms, then is a bad record with the reason. A row of the old key
  * at a later version means the delete this create needs was replaced: a bad record too, never a guess.

@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,7 +61,7 @@ final class PendingRows {
     private final Map<TableId, Map<RowKey, Entry>> byTable = new HashMap<>();
     private final LinkedHashMap<TableKey, Entry> recentDeletes = new LinkedHashMap<>();
     private long deleteBytes;
-    private final Map<Object, List<Entry>> byBlock = new IdentityHashMap<>();
+    private final Map<TableBlock, List<Entry>> byBlock = new IdentityHashMap<>();
     private long heldBytes;
     /** Counts revocations: a row appended before one never becomes a recent row (see {@link #revoked}). */
     private long generation;
@@ -69,7 +70,7 @@ final class PendingRows {
      * Records the row, which came through {@code topic} and {@code partition}; returns the version of the key's
      * previous pending row, or null.
      */
-    RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, Object block,
+    RowVersion appended(TableId table, RowKey key, RowVersion version, boolean deleted, Object row, TableBlock block,
             String topic, int partition) {
         long bytes = RowHeap.key(key) + RowHeap.row(row);
         Entry e = new Entry(table, key, version, deleted, row, ENTRY_BYTES + bytes, topic, partition, generation);
@@ -144,7 +145,7 @@ final class PendingRows {
      * The block was inserted (and verified): its rows are no longer pending, and those appended since the last
      * revocation go to {@code recent} (which keeps the one of each key with the highest version).
      */
-    void inserted(Object block, RecentRows recent, CachedColumns cached) {
+    void inserted(TableBlock block, RecentRows recent, CachedColumns cached) {
         List<Entry> entries = done(block);
         if (entries == null) {
             return;
@@ -165,12 +166,12 @@ final class PendingRows {
     static final long CACHED_ENTRY_BYTES = 152;
 
     /** The block was dropped: its rows are no longer pending (their records come again). */
-    void dropped(Object block) {
+    void dropped(TableBlock block) {
         done(block);
     }
 
     /** Takes the block's rows out of the pending ones; returns them in the order appended, or null. */
-    private List<Entry> done(Object block) {
+    private List<Entry> done(TableBlock block) {
         List<Entry> entries = byBlock.remove(block);
         if (entries == null) {
             return null;

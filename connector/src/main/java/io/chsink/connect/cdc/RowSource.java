@@ -1,5 +1,6 @@
 package io.chsink.connect.cdc;
 
+import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.schema.TableId;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -53,7 +54,7 @@ public interface RowSource {
     }
 
     /** The row (from {@link #toRow}) was appended to {@code block} of {@code table}. */
-    default void appended(SinkRecord row, Object block, TableId table) {
+    default void appended(SinkRecord row, TableBlock block, TableId table) {
     }
 
     /** Partitions were revoked: what the source remembers of their keys may be outdated when they come back. */
@@ -61,11 +62,11 @@ public interface RowSource {
     }
 
     /** The block was inserted and verified: the table has its rows now. */
-    default void blockInserted(Object block) {
+    default void blockInserted(TableBlock block) {
     }
 
     /** The block was dropped (its records come again, or go to the partition's next owner): its rows never landed. */
-    default void blockDropped(Object block) {
+    default void blockDropped(TableBlock block) {
     }
 
     /** Bytes the source keeps alive for rows of blocks not yet done (they count against buffer.max.bytes). */

@@ -10,10 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.testing.TestTables;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -101,8 +103,14 @@ class CurrentRowsTest {
         return v;
     }
 
+    /** A block of the items table, for the rows to be appended to. */
+    private static TableBlock block() {
+        TableId items = new TableId("default", "items");
+        return new TableBlock(items, TestTables.mapping(items), 4, 0);
+    }
+
     /** toRow after prepare, and appended to block {@code b} as the task does. */
-    private static SinkRecord put(DebeziumRows rows, SinkRecord r, Object b) {
+    private static SinkRecord put(DebeziumRows rows, SinkRecord r, TableBlock b) {
         SinkRecord row = rows.toRow(r);
         if (row != null) {
             rows.appended(row, b, new TableId("default", "items"));
@@ -132,7 +140,7 @@ class CurrentRowsTest {
     @Test
     void aKeyChangesCreateTakesItsToastValueFromTheOldKeysDelete() {
         DebeziumRows rows = rows("delete");
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord create = change("c", "null", item(1, "big text", 5L), 100, 1, 0);
         SinkRecord delete = keyChangeDelete(500, 1);
         SinkRecord moved = keyChangeCreate(500, 2);
@@ -158,7 +166,7 @@ class CurrentRowsTest {
         long[] now = {1_000};
         DebeziumRows rows = rows("delete");
         rows.keyChangeWait(5_000, () -> now[0]);
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord create = change("c", "null", item(1, "big text", 5L), 100, 1, 0);
         rows.prepare(List.of(create));
         put(rows, create, block);
@@ -215,7 +223,7 @@ class CurrentRowsTest {
     @Test
     void anUnchangedToastValueTakesThePendingRowsValue() {
         DebeziumRows rows = rows("delete");
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord create = change("c", "null", item(1, "big text", 5L), 100, 1, 0);
         SinkRecord update = change("u", "null", item(1, PH, 6L), 200, 1, 1);
         rows.prepare(List.of(create, update));
@@ -237,7 +245,7 @@ class CurrentRowsTest {
         rows.prepare(batch);
         assertEquals(1, reads.size(), "one read for the batch");
         assertEquals(2, reads.get(0).size(), "of the two keys: " + reads.get(0));
-        Object block = new Object();
+        TableBlock block = block();
         assertEquals("one", value(put(rows, batch.get(0), block)).get("name"));
         assertEquals("two", value(put(rows, batch.get(1), block)).get("name"));
         Struct third = value(put(rows, batch.get(2), block));
@@ -266,7 +274,7 @@ class CurrentRowsTest {
         assertTrue(rows.prepare(all, false), "a batch that may not wait reads");
         assertEquals(1, reads.size(), "one read for the polls held and the last: " + reads);
         assertEquals(2, reads.get(0).size(), "of the keys of both: " + reads.get(0));
-        Object block = new Object();
+        TableBlock block = block();
         assertEquals("one", value(put(rows, first, block)).get("name"));
         assertEquals("three", value(put(rows, plain, block)).get("name"));
         assertEquals("two", value(put(rows, second, block)).get("name"));
@@ -284,7 +292,7 @@ class CurrentRowsTest {
         assertEquals(1, reads.size(), "one read: " + reads);
         assertEquals(List.of(k(1), k(2)), new ArrayList<>(reads.get(0)),
                 "key 2's whole row comes after its placeholder: it is not pending when that change becomes a row");
-        Object block = new Object();
+        TableBlock block = block();
         assertEquals("one", value(put(rows, batch.get(0), block)).get("name"));
         assertEquals("two", value(put(rows, batch.get(1), block)).get("name"));
         assertEquals("new two", value(put(rows, batch.get(2), block)).get("name"));
@@ -296,7 +304,7 @@ class CurrentRowsTest {
         table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(100), false, tableRow("one", "5")));
         table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(101), false, tableRow("two", "5")));
         DebeziumRows rows = rows("delete", 500); // room for one cached row (about 400 bytes)
-        Object b1 = new Object();
+        TableBlock b1 = block();
         SinkRecord create1 = change("c", "null", item(1, "one", 5L), 100, 1, 0);
         rows.prepare(List.of(create1));
         put(rows, create1, b1);
@@ -306,7 +314,7 @@ class CurrentRowsTest {
         SinkRecord second = change("u", "null", item(2, PH, 7L), 301, 2, 2);
         assertTrue(!rows.prepare(List.of(first, second), true), "key 2 needs a read: the poll waits");
         // Meanwhile a block of key 3 is inserted, and its row pushes key 1's out of the cache.
-        Object b3 = new Object();
+        TableBlock b3 = block();
         SinkRecord create3 = change("c", "null", item(3, "three", 1L), 302, 3, 3);
         put(rows, create3, b3);
         rows.blockInserted(b3);
@@ -315,7 +323,7 @@ class CurrentRowsTest {
         assertEquals(1, reads.size(), "one read: " + reads);
         assertEquals(List.of(k(2), k(1)), new ArrayList<>(reads.get(0)),
                 "key 1, cached when its record was first looked at, is read with key 2");
-        Object block = new Object();
+        TableBlock block = block();
         assertEquals("one", value(put(rows, first, block)).get("name"));
         assertEquals("two", value(put(rows, second, block)).get("name"));
         assertEquals(1, reads.size(), "no read of key 1 alone when its record became a row: " + reads);
@@ -332,7 +340,7 @@ class CurrentRowsTest {
         assertTrue(rows.prepare(List.of(second, third), false));
         assertEquals(1, reads.size(), "one read: " + reads);
         assertEquals(1, reads.get(0).size(), "of the key the batch still needs, not the revoked one's: " + reads.get(0));
-        assertEquals("two", value(put(rows, second, new Object())).get("name"));
+        assertEquals("two", value(put(rows, second, block())).get("name"));
     }
 
     @Test
@@ -363,7 +371,7 @@ class CurrentRowsTest {
     @Test
     void aDeleteCarriesThePartitionColumnFromThePendingRowOrTheTable() {
         DebeziumRows rows = rows("delete");
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord create = change("c", "null", item(1, "x", 5L), 100, 1, 0);
         SinkRecord delete = change("d", "{\"id\":1,\"name\":null,\"qty\":null}", "null", 200, 1, 1);
         rows.prepare(List.of(create, delete));
@@ -389,7 +397,7 @@ class CurrentRowsTest {
         table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(200), true, tableRow(null, "4")));
         List<SinkRecord> batch = List.of(tombstone(1, 10), tombstone(2, 11), tombstone(3, 12));
         rows.prepare(batch);
-        Object block = new Object();
+        TableBlock block = block();
         Struct d1 = value(put(rows, batch.get(0), block));
         assertEquals(101L, d1.get("_version"), "one above the row's last change");
         assertEquals((byte) 1, d1.get("_is_deleted"));
@@ -411,7 +419,7 @@ class CurrentRowsTest {
     @Test
     void aDoneBlocksRowsAreReadFromTheTableAgain() {
         DebeziumRows rows = rows("delete");
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord create = change("c", "null", item(1, "x", 5L), 100, 1, 0);
         rows.prepare(List.of(create));
         put(rows, create, block);
@@ -468,7 +476,7 @@ class CurrentRowsTest {
     @Test
     void aVersionBelowTheKeysPreviousChangeIsNoticed() {
         DebeziumRows rows = rows("delete");
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord a = change("u", "null", item(1, "a", 1L), 5000, 1, 0);
         SinkRecord b = change("u", "null", item(1, "b", 2L), 6000, 1, 1);
         SinkRecord c = change("u", "null", item(1, "c", 3L), 10, 1, 2); // a new cluster: LSNs start low again
@@ -483,7 +491,7 @@ class CurrentRowsTest {
     @Test
     void theTombstoneAfterADeleteFindsItWithoutAReadThoughItsBlockWasInserted() {
         DebeziumRows rows = rows("delete");
-        Object block = new Object();
+        TableBlock block = block();
         SinkRecord delete = change("d", "{\"id\":4,\"name\":null,\"qty\":null}", "null", 700, 4, 0);
         rows.prepare(List.of(delete));
         put(rows, delete, block);
@@ -491,19 +499,19 @@ class CurrentRowsTest {
         int before = reads.size(); // the delete itself read its key (qty is a partition column)
         SinkRecord tomb = tombstone(4, 1);
         rows.prepare(List.of(tomb));
-        Struct d = value(put(rows, tomb, new Object()));
+        Struct d = value(put(rows, tomb, block()));
         assertEquals(700L, d.get("_version"), "the same delete again");
         assertEquals(before, reads.size(), "no read of the table for the tombstone: " + reads);
         // Once the key is written again, the remembered delete is no longer its current row.
         SinkRecord create = change("c", "null", item(4, "back", 2L), 800, 4, 2);
         rows.prepare(List.of(create));
-        Object b2 = new Object();
+        TableBlock b2 = block();
         put(rows, create, b2);
         rows.blockInserted(b2);
         table.put(k(4), CurrentRow.fromTable(RowVersion.narrow(800), false, tableRow("back", "2")));
         SinkRecord tomb2 = tombstone(4, 3);
         rows.prepare(List.of(tomb2));
-        assertEquals(801L, value(put(rows, tomb2, new Object())).get("_version"), "read from the table: live at 800");
+        assertEquals(801L, value(put(rows, tomb2, block())).get("_version"), "read from the table: live at 800");
     }
 
     @Test
@@ -522,7 +530,7 @@ class CurrentRowsTest {
         SinkRecord delete = change("d", "{\"id\":5,\"name\":null,\"qty\":null}", "null", 900, 5, 0);
         SinkRecord tomb = tombstone(5, 1);
         rows.prepare(List.of(delete, tomb));
-        Object block = new Object();
+        TableBlock block = block();
         put(rows, delete, block);
         assertEquals(900L, value(put(rows, tomb, block)).get("_version"));
         assertTrue(reads.isEmpty(), "the envelope form's delete + tombstone read nothing: " + reads);
@@ -630,7 +638,7 @@ class CurrentRowsTest {
 
     /** Appends the batch to a new block and sees it inserted. */
     private static void inserted(DebeziumRows rows, SinkRecord... batch) {
-        Object block = new Object();
+        TableBlock block = block();
         rows.prepare(List.of(batch));
         for (SinkRecord r : batch) {
             put(rows, r, block);
@@ -648,7 +656,7 @@ class CurrentRowsTest {
         // The table stand-in is empty: a read would find no row and make the update a bad record.
         SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 1);
         rows.prepare(List.of(u));
-        Struct row = value(put(rows, u, new Object()));
+        Struct row = value(put(rows, u, block()));
         assertEquals("big text", row.get("name"));
         assertEquals(200L, row.get("_version"));
         assertTrue(reads.isEmpty(), "no read of the table: " + reads);
@@ -661,14 +669,14 @@ class CurrentRowsTest {
         inserted(rows, change("c", "null", item(4, "four", 44L), 100, 4, 0));
         SinkRecord delete = change("d", "{\"id\":4,\"name\":null,\"qty\":null}", "null", 200, 4, 1);
         rows.prepare(List.of(delete));
-        Object b = new Object();
+        TableBlock b = block();
         Struct d = value(put(rows, delete, b));
         assertEquals(44L, d.get("qty"), "qty (a partition column) from the cached create");
         assertTrue(reads.isEmpty(), "" + reads);
         rows.blockInserted(b);
         SinkRecord tomb = tombstone(4, 2);
         rows.prepare(List.of(tomb));
-        Struct t = value(put(rows, tomb, new Object()));
+        Struct t = value(put(rows, tomb, block()));
         assertEquals(200L, t.get("_version"), "the delete again");
         assertEquals(44L, t.get("qty"));
         SinkRecord u = change("u", "null", item(4, PH, 6L), 300, 4, 3);
@@ -682,7 +690,7 @@ class CurrentRowsTest {
     void revocationEmptiesTheCacheAndBlocksVerifiedAfterItNeverFillIt() {
         DebeziumRows rows = rows("delete", 1 << 20);
         inserted(rows, change("c", "null", item(1, "cached", 5L), 100, 1, 0));
-        Object inFlight = new Object();
+        TableBlock inFlight = block();
         SinkRecord c2 = change("c", "null", item(2, "in flight", 5L), 110, 2, 1);
         rows.prepare(List.of(c2));
         put(rows, c2, inFlight);
@@ -694,7 +702,7 @@ class CurrentRowsTest {
         table.put(k(1), CurrentRow.fromTable(RowVersion.narrow(150), false, tableRow("from table", "5")));
         SinkRecord u = change("u", "null", item(1, PH, 6L), 200, 1, 2);
         rows.prepare(List.of(u));
-        assertEquals("from table", value(put(rows, u, new Object())).get("name"));
+        assertEquals("from table", value(put(rows, u, block())).get("name"));
         assertEquals(List.of(List.of(k(1))), reads);
         assertEquals(0, rows.cacheHits());
     }
@@ -703,7 +711,7 @@ class CurrentRowsTest {
     void aDroppedBlocksRowsNeverEnterTheCache() {
         DebeziumRows rows = rows("delete", 1 << 20);
         inserted(rows, change("c", "null", item(1, "landed", 5L), 100, 1, 0));
-        Object dropped = new Object();
+        TableBlock dropped = block();
         SinkRecord u1 = change("u", "null", item(1, "never landed", 6L), 200, 1, 1);
         rows.prepare(List.of(u1));
         put(rows, u1, dropped);
@@ -711,7 +719,7 @@ class CurrentRowsTest {
         assertEquals(0, rows.pendingRows());
         SinkRecord u2 = change("u", "null", item(1, PH, 7L), 300, 1, 2);
         rows.prepare(List.of(u2));
-        assertEquals("landed", value(put(rows, u2, new Object())).get("name"), "the table's row, as cached");
+        assertEquals("landed", value(put(rows, u2, block())).get("name"), "the table's row, as cached");
         assertTrue(reads.isEmpty(), "" + reads);
     }
 
@@ -724,13 +732,13 @@ class CurrentRowsTest {
         table.put(k(2), CurrentRow.fromTable(RowVersion.narrow(150), false, tableRow("from table 2", "5")));
         SinkRecord u = viaPartition(change("u", "null", item(1, PH, 6L), 200, 1, 2), 1);
         rows.prepare(List.of(u));
-        assertEquals("from table", value(put(rows, u, new Object())).get("name"), "key 1 moved partitions");
+        assertEquals("from table", value(put(rows, u, block())).get("name"), "key 1 moved partitions");
         assertEquals(1, reads.size());
         rows.checkTable(ITEMS); // its columns read again (it changed under a block)
         assertEquals(0, rows.recentRows());
         SinkRecord u2 = change("u", "null", item(2, PH, 6L), 200, 2, 3);
         rows.prepare(List.of(u2));
-        assertEquals("from table 2", value(put(rows, u2, new Object())).get("name"));
+        assertEquals("from table 2", value(put(rows, u2, block())).get("name"));
         assertEquals(2, reads.size());
         assertEquals(0, rows.cacheHits());
     }
@@ -749,7 +757,7 @@ class CurrentRowsTest {
         SinkRecord u1 = change("u", "null", item(1, PH, 6L), 200, 1, 2);
         SinkRecord u2 = change("u", "null", item(2, PH, 6L), 200, 2, 3);
         rows.prepare(List.of(u1, u2));
-        Object b = new Object();
+        TableBlock b = block();
         assertEquals("x from table", value(put(rows, u1, b)).get("name"), "key 1 was evicted: read");
         assertEquals("y", value(put(rows, u2, b)).get("name"), "key 2 cached");
         assertEquals(List.of(List.of(k(1))), reads);

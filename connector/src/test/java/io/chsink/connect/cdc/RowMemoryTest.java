@@ -3,7 +3,9 @@ package io.chsink.connect.cdc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.schema.TableId;
+import io.chsink.connect.testing.TestTables;
 import java.lang.management.ManagementFactory;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -40,6 +42,11 @@ class RowMemoryTest {
                 .put("qty", (int) id).put("price", id / 3.0).put("updated", 1_700_000_000_000L + id);
     }
 
+    /** A block of the items table, for the rows to be appended to. */
+    private static TableBlock block() {
+        return new TableBlock(T, TestTables.mapping(T), 4, 0);
+    }
+
     private static long heap() {
         for (int i = 0; i < 3; i++) {
             System.gc();
@@ -64,7 +71,7 @@ class RowMemoryTest {
             RecentRows recent = new RecentRows(Long.MAX_VALUE / 4);
             PendingRows pending = new PendingRows();
             for (int b = 0; b < ROWS / 1000; b++) {
-                Object block = new Object();
+                TableBlock block = block();
                 for (int i = 0; i < 1000; i++) {
                     long id = b * 1000L + i;
                     RowKey key = RowKey.of(new Struct(KEY).put("id", id), null);
@@ -84,9 +91,9 @@ class RowMemoryTest {
     @Test
     void pendingRowsCountAtLeastTheHeapTheyKeep() {
         for (int body : BODIES) {
+            TableBlock block = block(); // not counted: the rows are
             long before = heap();
             PendingRows pending = new PendingRows();
-            Object block = new Object();
             for (int i = 0; i < ROWS; i++) {
                 RowKey key = RowKey.of(new Struct(KEY).put("id", (long) i), null);
                 pending.appended(T, key, RowVersion.narrow(i + 1), false, row(i, body), block, "srv.public.items", 0);
@@ -101,9 +108,9 @@ class RowMemoryTest {
 
     @Test
     void schemalessRowsCountAtLeastTheHeapTheyKeep() {
+        TableBlock block = block(); // not counted: the rows are
         long before = heap();
         PendingRows pending = new PendingRows();
-        Object block = new Object();
         for (int i = 0; i < ROWS; i++) {
             java.util.Map<String, Object> key = new java.util.LinkedHashMap<>();
             key.put("id", (long) i);
@@ -124,8 +131,8 @@ class RowMemoryTest {
     void aKeysOlderPendingRowCountsUntilItsBlockIsDone() {
         PendingRows pending = new PendingRows();
         RowKey key = RowKey.of(new Struct(KEY).put("id", 1L), null);
-        Object b1 = new Object();
-        Object b2 = new Object();
+        TableBlock b1 = block();
+        TableBlock b2 = block();
         pending.appended(T, key, RowVersion.narrow(1), false, row(1, 400), b1, "srv.public.items", 0);
         long one = pending.heldBytes();
         pending.appended(T, key, RowVersion.narrow(2), false, row(1, 40), b2, "srv.public.items", 0);
@@ -146,7 +153,7 @@ class RowMemoryTest {
         int perTable = 100;
         for (int t = 0; t < tables; t++) {
             TableId table = new TableId("default", "t" + t);
-            Object block = new Object();
+            TableBlock block = block();
             for (int i = 0; i < perTable; i++) {
                 RowKey key = RowKey.of(new Struct(KEY).put("id", (long) i), null);
                 pending.appended(table, key, RowVersion.narrow(i + 1), true, row(i, 0), block, "srv.public.t" + t, 0);
