@@ -27,18 +27,8 @@ class ChangeRowsTest {
     private static final String PH = "__debezium_unavailable_value";
     private static final TableId ITEMS = new TableId("default", "items");
     private static final Schema KEY = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-    /** Sorted by id, partitioned by qty: a delete carries qty. */
-    private static final TableLayout LAYOUT;
-
-    static {
-        Map<String, String> types = new LinkedHashMap<>();
-        types.put("id", "Int32");
-        types.put("name", "Nullable(String)");
-        types.put("qty", "Int64");
-        types.put("_version", "UInt64");
-        types.put("_is_deleted", "UInt8");
-        LAYOUT = new TableLayout(types, List.of("id", "qty"), List.of("id"));
-    }
+    /** Sorted by id, partitioned by qty: a delete carries qty (CurrentRowsTest's items table). */
+    private static final TableLayout LAYOUT = CurrentRowsTest.LAYOUT;
 
     /** Answers every key with {@link #row}; records what it was asked and told. */
     private static final class Lookup implements CurrentRowLookup {

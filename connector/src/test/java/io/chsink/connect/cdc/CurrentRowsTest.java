@@ -39,7 +39,7 @@ class CurrentRowsTest {
             .field("id", Schema.INT32_SCHEMA).build();
 
     /** The items table, sorted by id and partitioned by qty (so deletes must carry qty). */
-    private static final TableLayout LAYOUT;
+    static final TableLayout LAYOUT;
 
     static {
         Map<String, String> types = new LinkedHashMap<>();
