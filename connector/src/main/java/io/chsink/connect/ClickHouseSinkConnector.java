@@ -6,6 +6,7 @@ import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.config.AssignmentAdvice;
 import io.chsink.connect.config.CdcNullDefaults;
+import io.chsink.connect.config.DefaultAssignment;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.config.TransformChain;
@@ -121,6 +122,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
         checkBufferBound(values);
         checkTombstones(values);
         checkNullDefaults(values, connectorConfigs);
+        checkAssignment(values, connectorConfigs);
         for (String key : new String[] {SinkConfig.CLICKHOUSE_URL, SinkConfig.CLICKHOUSE_USER,
                 SinkConfig.CLICKHOUSE_PASSWORD, SinkConfig.CLICKHOUSE_DATABASE, SinkConfig.TABLE_NAME_FORMAT,
                 SinkConfig.TOPIC_TO_TABLE_MAP, SinkConfig.CLICKHOUSE_SETTINGS, SinkConfig.SSL_TRUSTSTORE_LOCATION,
@@ -164,6 +166,21 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 CdcNullDefaults.parse(optIn.value().toString()), props);
         if (problem != null) {
             values.getOrDefault(NullDefaults.CONVERTER, mode).addErrorMessage(problem);
+        }
+    }
+
+    /**
+     * More topics than tasks (or topics.regex) under Kafka's default assignment, unless default.assignment=allow
+     * ({@link AssignmentAdvice#problem}); reported on default.assignment.
+     */
+    private static void checkAssignment(Map<String, ConfigValue> values, Map<String, String> props) {
+        ConfigValue mode = values.get(SinkConfig.DEFAULT_ASSIGNMENT);
+        if (mode == null || !mode.errorMessages().isEmpty() || mode.value() == null) {
+            return;
+        }
+        String problem = AssignmentAdvice.problem(props, DefaultAssignment.parse(mode.value().toString()));
+        if (problem != null) {
+            mode.addErrorMessage(problem);
         }
     }
 

@@ -59,13 +59,18 @@ final class SinkHarness {
 
     /** Creates a connector from config/{example} with the stack's endpoints and the given overrides. */
     void createConnector(String name, String example, Map<String, String> overrides) {
+        rest().putConnectorConfig(name, config(example, overrides));
+    }
+
+    /** config/{example} with the stack's endpoints and the given overrides, without its name. */
+    Map<String, String> config(String example, Map<String, String> overrides) {
         Map<String, String> o = new HashMap<>();
         o.put("clickhouse.url", clickhouse.url());
         o.put("clickhouse.database", db);
         o.putAll(overrides);
         Map<String, String> config = ConnectorConfigs.load(example, o);
         config.remove("name");
-        rest().putConnectorConfig(name, config);
+        return config;
     }
 
     long awaitRows(String table, long expected, String connector) {

@@ -1,11 +1,14 @@
 package io.chsink.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.chsink.it.events.EventGenerator;
 import io.chsink.it.events.EventsTable;
 import io.chsink.it.kafka.EventProducer;
+import io.chsink.it.stack.ConnectRest;
+import io.chsink.it.stack.ConnectWorker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,8 +46,7 @@ class TopicAffinityTest {
         String connector = SinkHarness.unique("sink");
         Map<String, String> o = SinkHarness.overrides(String.join(",", topics), 2);
         // As docs/operations.md "Many topics" gives it: Kafka's range assignor after it, for changing assignors live.
-        o.put("consumer.override.partition.assignment.strategy",
-                "io.chsink.connect.TopicAffinityAssignor,org.apache.kafka.clients.consumer.RangeAssignor");
+        o.put(STRATEGY, AFFINITY);
         try {
             h.createConnector(connector, "clickhouse-sink.json", o);
             for (int i = 0; i < 6; i++) {
@@ -68,6 +70,49 @@ class TopicAffinityTest {
             h.deleteQuietly(connector);
         }
     }
+
+    /**
+     * A connector reading more topics than tasks without an assignor (the example's key removed, as in a config written
+     * before it) is refused at creation with the key and value to set; default.assignment=allow accepts it.
+     */
+    @Test
+    void moreTopicsThanTasksWithoutAnAssignorAreRefusedAtCreation() {
+        String prefix = SinkHarness.unique("affinity_refused");
+        List<String> topics = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            topics.add(prefix + "_" + i);
+            h.stack.clickhouse().exec(EventsTable.createSql(h.db, topics.get(i)));
+            h.stack.kafka().createTopic(topics.get(i), 2);
+        }
+        Map<String, String> config = h.config("clickhouse-sink.json", SinkHarness.overrides(String.join(",", topics), 2));
+        assertTrue(config.remove(STRATEGY) != null, "the example sets " + STRATEGY);
+
+        Map<String, List<String>> errors = h.rest().validate(ConnectWorker.CONNECTOR_CLASS, config);
+        assertEquals(List.of("default.assignment"), List.copyOf(errors.keySet()), errors.toString());
+        String message = errors.get("default.assignment").get(0);
+        assertTrue(message.startsWith("3 topics are read by tasks.max=2 tasks") && message.contains("\"" + STRATEGY
+                + "\": \"" + AFFINITY + "\"") && message.contains("\"default.assignment\": \"allow\""), message);
+        String connector = SinkHarness.unique("sink");
+        try {
+            ConnectRest.RestException refused = assertThrows(ConnectRest.RestException.class,
+                    () -> h.rest().putConnectorConfig(connector, config));
+            assertEquals(400, refused.status());
+            assertTrue(refused.body().contains(STRATEGY), refused.body());
+        } finally {
+            h.deleteQuietly(connector);
+        }
+
+        Map<String, String> allowed = new HashMap<>(config);
+        allowed.put("default.assignment", "allow");
+        assertEquals(Map.of(), h.rest().validate(ConnectWorker.CONNECTOR_CLASS, allowed), "the opt-in");
+        Map<String, String> assigned = new HashMap<>(config);
+        assigned.put(STRATEGY, "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
+        assertEquals(Map.of(), h.rest().validate(ConnectWorker.CONNECTOR_CLASS, assigned), "an assignor of the user's");
+    }
+
+    private static final String STRATEGY = "consumer.override.partition.assignment.strategy";
+    private static final String AFFINITY =
+            "io.chsink.connect.TopicAffinityAssignor,org.apache.kafka.clients.consumer.RangeAssignor";
 
     /** Per member of the settled group, the topics of its assigned partitions (each topic's two partitions both there). */
     private Map<String, Set<String>> assignment(String connector) throws Exception {

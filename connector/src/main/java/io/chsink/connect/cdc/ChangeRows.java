@@ -3,6 +3,7 @@ package io.chsink.connect.cdc;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.StructValues;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -387,8 +388,8 @@ final class ChangeRows {
                     + SinkConfig.CDC_TRUNCATE_BEHAVIOR + "=fail");
         }
         LOG.warn("Skipping a truncate event (op 't') at topic={} partition={} offset={} ({}=skip): the rows of {} "
-                        + "stay in ClickHouse; run TRUNCATE TABLE {} there if they should go too", record.topic(),
-                record.kafkaPartition(), record.kafkaOffset(), SinkConfig.CDC_TRUNCATE_BEHAVIOR, table.quoted(),
+                        + "stay in ClickHouse; run TRUNCATE TABLE {} there if they should go too", Origin.topic(record),
+                Origin.partition(record), Origin.offset(record), SinkConfig.CDC_TRUNCATE_BEHAVIOR, table.quoted(),
                 table.quoted());
         return null;
     }

@@ -5,6 +5,7 @@ import io.chsink.connect.block.TableBlock;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.config.TableRouter;
 import io.chsink.connect.mapping.RecordMappingException;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
 import java.util.HashMap;
@@ -212,7 +213,7 @@ public final class DebeziumRows implements RowSource {
 
     private String describe(SinkRecord record) {
         return String.format("Cannot read record topic=%s partition=%d offset=%d for table %s as a Debezium change "
-                        + "event (cdc.mode=debezium)", record.topic(), record.kafkaPartition(), record.kafkaOffset(),
+                        + "event (cdc.mode=debezium)", Origin.topic(record), Origin.partition(record), Origin.offset(record),
                 router.tableFor(record.topic()));
     }
 

@@ -7,8 +7,10 @@ import java.util.Map;
  * Whether a connector that reads more topics than it has tasks leaves Kafka's default assignment in place, which
  * spreads every topic's partitions over the tasks, so that every task writes a block into every table (K tables,
  * T tasks: K x T inserts where K would do). The connector cannot choose its consumers' assignor itself (Connect
- * gives every task the connector's topics and builds the consumers); the user sets it, and the connector says so at
- * start. Not a refusal: the default assignment is correct, only slower with many tables.
+ * gives every task the connector's topics and builds the consumers); the user sets it. validate() refuses such a
+ * configuration unless default.assignment=allow ({@link DefaultAssignment}: the worker may set the assignor, which a
+ * connector cannot see); a connector that runs with it anyway (allowed, or created before this check) logs the
+ * advice at start, and keeps running: the default assignment is correct, only slower with many tables.
  */
 public final class AssignmentAdvice {
     /** The connector key that chooses the consumers' assignor. */
@@ -18,6 +20,17 @@ public final class AssignmentAdvice {
             "io.chsink.connect.TopicAffinityAssignor,org.apache.kafka.clients.consumer.RangeAssignor";
 
     private AssignmentAdvice() {
+    }
+
+    /**
+     * What validate() reports for this configuration, or null: the advice and the way to keep the default, unless
+     * default.assignment=allow.
+     */
+    public static String problem(Map<String, String> config, DefaultAssignment mode) {
+        String advice = mode == DefaultAssignment.REFUSE ? advice(config) : null;
+        return advice == null ? null : advice + ". If the worker sets consumer.partition.assignment.strategy itself,"
+                + " or to keep Kafka's default assignment, set \"" + SinkConfig.DEFAULT_ASSIGNMENT + "\": \""
+                + DefaultAssignment.ALLOW.configValue() + "\"";
     }
 
     /** The advice for this connector configuration, or null when there is none to give. */

@@ -64,6 +64,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String CDC_ROW_CACHE_BYTES = "cdc.row.cache.bytes";
     public static final String CDC_READ_POLLS = "cdc.read.polls";
     public static final String CDC_NULL_DEFAULTS = "cdc.null.defaults";
+    public static final String DEFAULT_ASSIGNMENT = "default.assignment";
     public static final String CDC_KEY_CHANGE_WAIT_MS = "cdc.key.change.wait.ms";
     public static final long CDC_KEY_CHANGE_WAIT_MS_DEFAULT = 300_000;
     /** The largest epoch: versions keep 4 bits for it, in either width. */
@@ -108,6 +109,16 @@ public final class SinkConfig extends AbstractConfig {
                             + "pairs, by the topic name as the transforms leave it. A topic listed here ignores "
                             + "table.name.format.",
                     GROUP_ROUTING, 2, Width.LONG, "Topic to table map")
+            .define(DEFAULT_ASSIGNMENT, Type.STRING, DefaultAssignment.REFUSE.configValue(),
+                    ConfigDef.ValidString.in(DefaultAssignment.REFUSE.configValue(),
+                            DefaultAssignment.ALLOW.configValue()), Importance.LOW,
+                    "Whether a connector reading more topics than tasks.max (2 or more), or topics.regex, may keep "
+                            + "Kafka's default partition assignment, under which every task inserts into every "
+                            + "table. refuse: validation refuses it unless "
+                            + "consumer.override.partition.assignment.strategy is set, and names the value to set. "
+                            + "allow: accepted with a WARN at start (for an assignor set on the worker). See "
+                            + "docs/operations.md#many-topics.",
+                    GROUP_ROUTING, 3, Width.SHORT, "Default assignment")
             .define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
                     "Create a missing target table from the first record routed to it: columns from the value "
                             + "schema's fields (types as docs/tables.md gives them; "
@@ -392,6 +403,7 @@ public final class SinkConfig extends AbstractConfig {
     private final Map<String, String> topicTables;
     private final Map<String, Integer> topicEpochs;
     private final CdcNullDefaults cdcNullDefaults;
+    private final DefaultAssignment defaultAssignment;
 
     public SinkConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
@@ -399,6 +411,7 @@ public final class SinkConfig extends AbstractConfig {
         this.topicTables = parsePairs(getString(TOPIC_TO_TABLE_MAP), ':', TOPIC_TO_TABLE_MAP);
         this.topicEpochs = parseEpochs(getString(CDC_VERSION_EPOCH_MAP), CDC_VERSION_EPOCH_MAP);
         this.cdcNullDefaults = CdcNullDefaults.parse(getString(CDC_NULL_DEFAULTS));
+        this.defaultAssignment = DefaultAssignment.parse(getString(DEFAULT_ASSIGNMENT));
         String tolerance = props.get(ERRORS_TOLERANCE);
         this.tolerateErrors = tolerance != null && tolerance.trim().toLowerCase(Locale.ROOT).equals("all");
         String bound = bufferBoundProblem(flushMaxBytes(), bufferMaxBytes());
@@ -626,6 +639,11 @@ public final class SinkConfig extends AbstractConfig {
     /** cdc.null.defaults: whether a value converter that puts schema defaults in place of nulls is accepted. */
     public CdcNullDefaults cdcNullDefaults() {
         return cdcNullDefaults;
+    }
+
+    /** default.assignment: whether many topics may be read under Kafka's default partition assignment. */
+    public DefaultAssignment defaultAssignment() {
+        return defaultAssignment;
     }
 
     /** cdc.version.epoch.map: topic to epoch. */

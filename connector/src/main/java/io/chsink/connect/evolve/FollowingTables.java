@@ -3,6 +3,7 @@ package io.chsink.connect.evolve;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.TableMapping;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
@@ -117,8 +118,8 @@ public final class FollowingTables implements TableEvolution {
             throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d: "
                     + "table %s does not exist, and auto.create cannot create it from topic '%s': the record has no "
                     + "value schema (schemaless JSON, or a converter without schemas), so the column types are "
-                    + "unknown. Create the table, or use a converter with schemas.", row.topic(),
-                    row.kafkaPartition(), row.kafkaOffset(), table.quoted(), row.topic()));
+                    + "unknown. Create the table, or use a converter with schemas.", Origin.topic(row),
+                    Origin.partition(row), Origin.offset(row), table.quoted(), row.topic()));
         }
         String sql = createStatement(table, row);
         return runner.run(sql, table, s -> s != null, "auto.create of " + table + " for topic '" + row.topic() + "'");
@@ -138,7 +139,7 @@ public final class FollowingTables implements TableEvolution {
             } catch (ConnectTypes.Unmappable e) {
                 throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d "
                         + "offset=%d: auto.create cannot create table %s: field '%s' (Connect %s): %s",
-                        row.topic(), row.kafkaPartition(), row.kafkaOffset(), table.quoted(), f.name(),
+                        Origin.topic(row), Origin.partition(row), Origin.offset(row), table.quoted(), f.name(),
                         describe(f.schema()), e.getMessage()));
             }
             names.add(f.name());
@@ -155,14 +156,14 @@ public final class FollowingTables implements TableEvolution {
         if (columns.isEmpty()) {
             throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d: "
                     + "auto.create cannot create table %s: the value schema has no field that makes a column",
-                    row.topic(), row.kafkaPartition(), row.kafkaOffset(), table.quoted()));
+                    Origin.topic(row), Origin.partition(row), Origin.offset(row), table.quoted()));
         }
         List<String> orderBy = orderBy(row, columns, table);
         if (options.cdc() && orderBy.isEmpty()) {
             throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d: "
                     + "auto.create cannot create table %s for cdc.mode=debezium: a ReplacingMergeTree must be "
                     + "ordered by the primary key, and the record key of topic '%s' is no Struct whose fields are "
-                    + "columns. Set auto.create.order.by.", row.topic(), row.kafkaPartition(), row.kafkaOffset(),
+                    + "columns. Set auto.create.order.by.", Origin.topic(row), Origin.partition(row), Origin.offset(row),
                     table.quoted(), row.topic()));
         }
         return TableDdl.createTable(table, options.cluster, columns, options.engine(), orderBy, options.settings);
@@ -184,7 +185,7 @@ public final class FollowingTables implements TableEvolution {
                             + "offset=%d: auto.create cannot create table %s for cdc.mode=debezium ordered by %s "
                             + "(auto.create.order.by): it lacks the record key's field(s) %s, so rows of different "
                             + "keys would replace each other. Add them to auto.create.order.by, or leave it empty "
-                            + "to order by the key.", row.topic(), row.kafkaPartition(), row.kafkaOffset(),
+                            + "to order by the key.", Origin.topic(row), Origin.partition(row), Origin.offset(row),
                             table.quoted(), options.orderBy, lacking));
                 }
             }
@@ -208,7 +209,7 @@ public final class FollowingTables implements TableEvolution {
                 throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d: "
                         + "auto.create cannot create table %s for cdc.mode=debezium: key field '%s' is %s, so it "
                         + "cannot be part of ORDER BY, and a ReplacingMergeTree must be ordered by the whole key. "
-                        + "Create the table yourself.", row.topic(), row.kafkaPartition(), row.kafkaOffset(),
+                        + "Create the table yourself.", Origin.topic(row), Origin.partition(row), Origin.offset(row),
                         table.quoted(), f.name(), c == null ? "not a field of the value" : "of type " + c.type()));
             } else if (warnedKeys.add(table + "/" + f.name())) {
                 LOG.warn("auto.create of {}: key field '{}' is {}, so it is not part of ORDER BY", table, f.name(),
@@ -316,6 +317,6 @@ public final class FollowingTables implements TableEvolution {
 
     private static RecordMappingException bad(SinkRecord row, TableId table, String reason) {
         return new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d into "
-                + "table %s: %s", row.topic(), row.kafkaPartition(), row.kafkaOffset(), table, reason));
+                + "table %s: %s", Origin.topic(row), Origin.partition(row), Origin.offset(row), table, reason));
     }
 }

@@ -1,5 +1,6 @@
 package io.chsink.connect.mapping;
 
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableId;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,7 +35,7 @@ public final class MissingTables {
     /** The report of one record routed to a missing table. */
     public static RecordMappingException report(org.apache.kafka.connect.sink.SinkRecord r, TableId table) {
         return new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d: table "
-                + "%s does not exist in ClickHouse (create it, or route the topic elsewhere)", r.topic(),
-                r.kafkaPartition(), r.kafkaOffset(), table.quoted()));
+                + "%s does not exist in ClickHouse (create it, or route the topic elsewhere)", Origin.topic(r),
+                Origin.partition(r), Origin.offset(r), table.quoted()));
     }
 }

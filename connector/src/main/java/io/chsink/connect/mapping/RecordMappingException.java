@@ -1,5 +1,6 @@
 package io.chsink.connect.mapping;
 
+import io.chsink.connect.offset.Origin;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
@@ -16,7 +17,7 @@ public final class RecordMappingException extends DataException {
     /** A record with a null value, with tombstones.behavior=fail. */
     public static RecordMappingException tombstone(org.apache.kafka.connect.sink.SinkRecord r, Object table) {
         return new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d into "
-                + "table %s: the record value is null (a tombstone) and tombstones.behavior=fail", r.topic(),
-                r.kafkaPartition(), r.kafkaOffset(), table));
+                + "table %s: the record value is null (a tombstone) and tombstones.behavior=fail", Origin.topic(r),
+                Origin.partition(r), Origin.offset(r), table));
     }
 }

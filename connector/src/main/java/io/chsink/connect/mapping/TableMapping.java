@@ -3,6 +3,7 @@ package io.chsink.connect.mapping;
 import io.chsink.connect.encoder.NativeBlock;
 import io.chsink.connect.encoder.NativeColumn;
 import io.chsink.connect.mapping.value.Writers;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableSchema;
 import java.util.ArrayList;
@@ -172,8 +173,8 @@ public final class TableMapping {
                         ? "column '" + field + "' takes record metadata, not this field"
                         : "the table has no column '" + field + "'";
         throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d into "
-                        + "table %s: field '%s' -> %s (unknown.fields.behavior=error)", record.topic(),
-                record.kafkaPartition(), record.kafkaOffset(), schema.table(), field, why));
+                        + "table %s: field '%s' -> %s (unknown.fields.behavior=error)", Origin.topic(record),
+                Origin.partition(record), Origin.offset(record), schema.table(), field, why));
     }
 
     private RecordPlan planFor(SinkRecord record) {
@@ -197,7 +198,7 @@ public final class TableMapping {
         throw new RecordMappingException(String.format(
                 "Cannot write record topic=%s partition=%d offset=%d into table %s: the record value is %s "
                         + "(schema %s); expected a Struct or a map (schemaless JSON)",
-                record.topic(), record.kafkaPartition(), record.kafkaOffset(), schema.table(),
+                Origin.topic(record), Origin.partition(record), Origin.offset(record), schema.table(),
                 ValueException.kindOf(value), s == null ? "none" : s.type()));
     }
 
@@ -206,7 +207,7 @@ public final class TableMapping {
         String field = metadata[i] != null ? "(record metadata)" : plan.fieldName(i);
         return String.format("Cannot write record topic=%s partition=%d offset=%d into table %s: field '%s' -> "
                         + "column '%s' (ClickHouse type %s): value is %s: %s",
-                record.topic(), record.kafkaPartition(), record.kafkaOffset(), schema.table(),
+                Origin.topic(record), Origin.partition(record), Origin.offset(record), schema.table(),
                 field == null ? "(absent)" : field, codec.column().name(), codec.column().type().text(),
                 field == null || (v == null && metadata[i] == null && !present(record.value(), field))
                         ? "missing" : ValueException.kindOf(v), reason);
@@ -229,8 +230,8 @@ public final class TableMapping {
             if (v != null) {
                 throw new RecordMappingException(String.format("Cannot write record topic=%s partition=%d offset=%d "
                         + "into table %s: field '%s' -> column '%s' (ClickHouse type %s): value is %s: this "
-                        + "connector version does not write %s columns yet", record.topic(), record.kafkaPartition(),
-                        record.kafkaOffset(), schema.table(), c.name(), c.name(), c.type().text(),
+                        + "connector version does not write %s columns yet", Origin.topic(record), Origin.partition(record),
+                        Origin.offset(record), schema.table(), c.name(), c.name(), c.type().text(),
                         ValueException.kindOf(v), c.type().kind()));
             }
         }

@@ -1,5 +1,6 @@
 package io.chsink.connect.config;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,5 +45,17 @@ class AssignmentAdviceTest {
         assertNull(AssignmentAdvice.advice(chose), "an assignor the user chose is kept");
         chose.put(AssignmentAdvice.KEY, AssignmentAdvice.VALUE);
         assertNull(AssignmentAdvice.advice(chose));
+    }
+
+    @Test
+    void validationRefusesTheDefaultAssignmentUnlessAllowed() {
+        String problem = AssignmentAdvice.problem(config("2", "a,b,c"), DefaultAssignment.REFUSE);
+        assertNotNull(problem);
+        assertTrue(problem.startsWith(AssignmentAdvice.advice(config("2", "a,b,c"))), problem);
+        assertTrue(problem.endsWith("set \"default.assignment\": \"allow\""), problem);
+        assertNull(AssignmentAdvice.problem(config("2", "a,b,c"), DefaultAssignment.ALLOW), "allowed");
+        assertNull(AssignmentAdvice.problem(config("2", "a,b"), DefaultAssignment.REFUSE), "nothing to advise");
+        assertEquals(DefaultAssignment.REFUSE,
+                new SinkConfig(Map.of("clickhouse.url", "http://localhost:8123")).defaultAssignment());
     }
 }

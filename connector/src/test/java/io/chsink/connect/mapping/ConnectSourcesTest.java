@@ -165,6 +165,12 @@ class ConnectSourcesTest {
         e = assertThrows(RecordMappingException.class,
                 () -> strict.append(new SinkRecord("t", 1, null, null, null, mat, 10), strict.newBlock(1)));
         assertTrue(e.getMessage().contains("column 'm' (ClickHouse type Int32) is MATERIALIZED"), e.getMessage());
+        // A record a transform renamed (RegexRouter: pg.public.t -> t) is named where the consumer read it.
+        SinkRecord routed = new SinkRecord("t", 1, null, null, s, v, 9, null, TimestampType.NO_TIMESTAMP_TYPE, null,
+                "pg.public.t", 3, 41);
+        e = assertThrows(RecordMappingException.class, () -> strict.append(routed, strict.newBlock(1)));
+        assertTrue(e.getMessage().startsWith("Cannot write record topic=pg.public.t partition=3 offset=41 into table "
+                + "db.t: field 'extra'"), e.getMessage());
     }
 
     @Test
