@@ -20,13 +20,15 @@ import java.util.function.Consumer;
  * kept for the checks. First the initial snapshot (op {@code r}) of a fifth of the change events, table after table
  * (all at the snapshot's LSN and transaction, {@code source.snapshot} first / first_in_data_collection / true /
  * last_in_data_collection / last), then transactions of 1 to 4 changes drawn from a die of 100: below 72 an update
- * (op {@code u}, {@code before} null: REPLICA IDENTITY DEFAULT; one update in ten leaves the TOASTed {@code body}
- * alone and carries Debezium's placeholder there), below 82 an insert of a new key (op {@code c}), below 92 a delete
+ * (op {@code u}, {@code before} null: REPLICA IDENTITY DEFAULT; {@code toastPercent} of the updates, by default one in
+ * ten, leave the TOASTed {@code body} alone and carry Debezium's placeholder there), below 82 an insert of a new key (op {@code c}), below 92 a delete
  * (op {@code d}, followed by its tombstone), else a primary-key update (a delete of the old key with its tombstone,
  * then a create of a new key, as Debezium writes it). Each streamed change has its own LSN, above the snapshot's and
  * above the one before (the sink's version for {@code source.connector=postgresql} is {@code source.lsn}, so a later
  * change of a key always wins); the create of a primary-key change shares its delete's LSN (one WAL record), under
- * another key. A table with fewer than 10 live rows gets an insert.
+ * another key. A table with fewer than 10 live rows gets an insert. The same seed and {@code toastPercent} give the
+ * same stream; a multiple of ten draws an update's placeholder from the same die as the 10 of earlier runs (so 10
+ * gives their stream), any other percentage from a die of 100.
  *
  * <p>Limits of the model: a primary-key update's create carries the body in full (under REPLICA IDENTITY DEFAULT a
  * real one would carry the placeholder, which no sink can fill: docs/cdc.md, Limits); the body values are 150-320
@@ -121,13 +123,23 @@ final class ChangeStream {
     final int tables;
     final long events;
     final long seed;
+    /** Percent of the updates that carry the TOAST placeholder (0 to 100). */
+    final int toastPercent;
     final List<TableState> state = new ArrayList<>();
     final Counts counts = new Counts();
 
     ChangeStream(int tables, long events, long seed) {
+        this(tables, events, seed, 10);
+    }
+
+    ChangeStream(int tables, long events, long seed, int toastPercent) {
+        if (toastPercent < 0 || toastPercent > 100) {
+            throw new IllegalArgumentException("toastPercent must be 0 to 100, got " + toastPercent);
+        }
         this.tables = tables;
         this.events = events;
         this.seed = seed;
+        this.toastPercent = toastPercent;
     }
 
     /** Generates the whole stream into {@code out}, in WAL order; fills {@link #state} and {@link #counts}. */
@@ -187,7 +199,8 @@ final class ChangeStream {
                 }
                 if (dice < 72) {
                     Row old = s.rows.get(s.pick(rnd));
-                    boolean toast = rnd.nextInt(10) == 0;
+                    boolean toast = toastPercent % 10 == 0 ? rnd.nextInt(10) < toastPercent / 10
+                            : rnd.nextInt(100) < toastPercent;
                     Row r = update(rnd, old, commit, toast);
                     s.put(r, toast); // a TOAST update's body is filled from the current row; any other sends it
                     out.accept(new Change(t, 'u', r.id(), r, toast, -1, null, lsn, lastCommit, tx, commit, processed));

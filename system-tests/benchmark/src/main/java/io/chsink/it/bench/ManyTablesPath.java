@@ -273,11 +273,30 @@ final class ManyTablesPath {
 
     /** The official connector at the settings its README (../shared/official-connector) calls its best. */
     private static Map<String, String> officialConfig(Stack stack, String db, Dataset d, int tasks) {
+        List<String> tables = new ArrayList<>();
+        for (int i = 0; i < d.tables(); i++) {
+            tables.add(table(d, Sink.OFFICIAL, i));
+        }
+        return officialConfig(stack, db, d.topics(), tables, tasks);
+    }
+
+    /**
+     * The official connector reading {@code topics} (topic i into table i) at the settings its README
+     * (../shared/official-connector) calls its best: Kafka's JsonConverter with schemas (key: StringConverter, the
+     * connector ignores keys), {@code consumer.override.max.poll.records=5000}, client V2, {@code exactlyOnce=false}.
+     * Path M and path V (which adds {@code debeziumCDCEnabled}) share it.
+     */
+    static Map<String, String> officialConfig(Stack stack, String db, List<String> topics, List<String> tables,
+            int tasks) {
         URI url = URI.create(stack.clickhouseUrl());
+        StringBuilder map = new StringBuilder();
+        for (int i = 0; i < topics.size(); i++) {
+            map.append(i == 0 ? "" : ",").append(topics.get(i)).append('=').append(tables.get(i));
+        }
         Map<String, String> c = new LinkedHashMap<>();
         c.put("connector.class", OFFICIAL_CLASS);
         c.put("tasks.max", Integer.toString(tasks));
-        c.put("topics", String.join(",", d.topics()));
+        c.put("topics", String.join(",", topics));
         c.put("hostname", url.getHost());
         c.put("port", Integer.toString(url.getPort()));
         c.put("ssl", "false");
@@ -286,7 +305,7 @@ final class ManyTablesPath {
         c.put("database", db);
         c.put("exactlyOnce", "false");
         c.put("client_version", "V2");
-        c.put("topic2TableMap", topicMap(d, Sink.OFFICIAL, ",", "="));
+        c.put("topic2TableMap", map.toString());
         c.put("consumer.override.max.poll.records", "5000");
         c.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
         c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");

@@ -28,7 +28,8 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>D: clickhouse-jdbc, addBatch with executeBatch every 3,000 rows ({@link JdbcPath});</li>
  *   <li>E: clickhouse-jdbc, one executeUpdate per row, on a sample ({@link JdbcPath});</li>
  *   <li>V (not in the default paths): Debezium change events end to end with cdc.mode=debezium, against the same
- *       records as flat rows with cdc.mode=none ({@link CdcPath}).</li>
+ *       records as flat rows with cdc.mode=none, and (JSON, its plugin built) the official connector with
+ *       debeziumCDCEnabled=true on the same change events ({@link CdcPath}).</li>
  * </ul>
  * It prints a table and writes the same figures as JSON ({@link SinkBenchReport}). Only correctness fails a run
  * (counts, check lines); timings are reported, never asserted.
@@ -42,7 +43,7 @@ public final class SinkBench {
     record Options(long rows, int sample, int partitions, int tasks, long seed, String paths, int batch,
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
-            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats, int cdcGranularity, boolean exactlyOnce,
+            Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats, int cdcGranularity, int[] cdcToast, boolean exactlyOnce,
             String args) {
 
         static String usage() {
@@ -52,7 +53,8 @@ public final class SinkBench {
                     + " [--tables 1,10,50,200] [--many-rows N] [--official-plugin DIR|none] [--rounds R]"
                     + " [--ours-props key=value,...]"
                     + " [--worker-jvm-opts -Xmx1g,-XX:...]"
-                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] [--cdc-granularity N] (M, V: --paths ...M, ...V)"
+                    + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] [--cdc-granularity N]"
+                    + " [--cdc-toast PCT[,PCT]] (M, V: --paths ...M, ...V; --official-plugin: M, and V's JSON)"
                     + " [--exactly-once] (B: also JSON with schemas under delivery.guarantee=exactly_once, as Bx)";
         }
 
@@ -82,6 +84,7 @@ public final class SinkBench {
             int cdcTables = 4;
             String cdcFormats = "json,avro";
             int cdcGranularity = 0;
+            int[] cdcToast = {10};
             boolean exactlyOnce = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -123,6 +126,8 @@ public final class SinkBench {
                     case "--cdc-tables" -> cdcTables = Integer.parseInt(args[++i]);
                     case "--cdc-formats" -> cdcFormats = args[++i];
                     case "--cdc-granularity" -> cdcGranularity = Integer.parseInt(args[++i].replace("_", "").replace(",", ""));
+                    case "--cdc-toast" -> cdcToast = java.util.Arrays.stream(args[++i].split(",")).map(String::trim)
+                            .mapToInt(Integer::parseInt).distinct().toArray();
                     case "--exactly-once" -> exactlyOnce = true;
                     case "" -> { }
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + usage());
@@ -145,15 +150,16 @@ public final class SinkBench {
             if (official != null && !Files.isDirectory(official)) {
                 official = null; // not built: the many-tables path runs this connector alone
             }
-            if (cdcRows < 100 || cdcTables < 1 || cdcGranularity < 0 || !cdcFormats.matches("(json|avro)(,(json|avro))?")) {
-                throw new IllegalArgumentException("need --cdc-rows >= 100, --cdc-tables >= 1, --cdc-granularity >= 0"
-                        + " and --cdc-formats of json,avro");
+            if (cdcRows < 100 || cdcTables < 1 || cdcGranularity < 0 || !cdcFormats.matches("(json|avro)(,(json|avro))?")
+                    || cdcToast.length == 0 || java.util.Arrays.stream(cdcToast).anyMatch(p -> p < 0 || p > 100)) {
+                throw new IllegalArgumentException("need --cdc-rows >= 100, --cdc-tables >= 1, --cdc-granularity >= 0,"
+                        + " --cdc-formats of json,avro and --cdc-toast of percentages 0 to 100");
             }
             return new Options(rows, (int) Math.min(sample, rows), partitions, tasks, seed, paths, batch,
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
                     formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
                     tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats, cdcGranularity,
-                    exactlyOnce,
+                    cdcToast, exactlyOnce,
                     shown(args));
         }
 
@@ -213,7 +219,7 @@ public final class SinkBench {
         // been running for a while looks like.
         System.setProperty("chsink.kafka.initial.rebalance.delay.ms", Long.toString(options.rebalanceDelayMs()));
         boolean needsKafka = options.runs('B') || options.runs('M') || options.runs('V');
-        if (options.runs('M') && options.officialPlugin() != null) {
+        if ((options.runs('M') || options.runs('V')) && options.officialPlugin() != null) {
             System.setProperty(io.chsink.it.stack.ConnectWorker.EXTRA_PLUGIN_PATH, options.officialPlugin().toString());
         }
         Path kafkaLog = null;
@@ -483,16 +489,8 @@ public final class SinkBench {
      */
     private void runM() throws Exception {
         List<ManyTablesPath.Sink> sinks = new java.util.ArrayList<>(List.of(ManyTablesPath.Sink.OURS));
-        if (o.officialPlugin() != null) {
-            if (stack.connect().rest().plugins().stream().anyMatch(p -> p.className().equals(ManyTablesPath.OFFICIAL_CLASS))) {
-                sinks.add(ManyTablesPath.Sink.OFFICIAL);
-            } else {
-                System.out.println("M: the worker does not list " + ManyTablesPath.OFFICIAL_CLASS + " from "
-                        + o.officialPlugin() + ": this connector alone");
-            }
-        } else {
-            System.out.println("M: no official connector plugin (build it with ../shared/official-connector/build.sh):"
-                    + " this connector alone");
+        if (officialListed("M")) {
+            sinks.add(ManyTablesPath.Sink.OFFICIAL);
         }
         report.manyRows = o.manyRows();
         report.manySinks = sinks.stream().map(s -> s.label).toList();
@@ -517,6 +515,24 @@ public final class SinkBench {
                 ManyTablesPath.deleteTopics(stack, d);
             }
         }
+    }
+
+    /**
+     * Whether the worker lists the official connector from --official-plugin (main adds it to the worker's
+     * plugin.path for paths M and V); if not, says so for {@code path}.
+     */
+    private boolean officialListed(String path) {
+        if (o.officialPlugin() == null) {
+            System.out.println(path + ": no official connector plugin (build it with ../shared/official-connector/build.sh):"
+                    + " this connector alone");
+            return false;
+        }
+        if (stack.connect().rest().plugins().stream().anyMatch(p -> p.className().equals(ManyTablesPath.OFFICIAL_CLASS))) {
+            return true;
+        }
+        System.out.println(path + ": the worker does not list " + ManyTablesPath.OFFICIAL_CLASS + " from "
+                + o.officialPlugin() + ": this connector alone");
+        return false;
     }
 
     /**
@@ -577,7 +593,11 @@ public final class SinkBench {
         report.add(p);
     }
 
-    /** Path V, each format of --cdc-formats: change events with cdc.mode=debezium, then as flat rows ({@link CdcPath}). */
+    /**
+     * Path V, each format of --cdc-formats and each percentage of --cdc-toast: change events with cdc.mode=debezium,
+     * (JSON, its plugin in the worker) the official connector over the same events, then the records as flat rows
+     * ({@link CdcPath}); ids get {@code -toast<PCT>} when --cdc-toast gives more than one percentage.
+     */
     private void runV() throws Exception {
         if (stack == null) {
             throw new IllegalStateException("path V needs Kafka and Connect: no stack given");
@@ -587,12 +607,19 @@ public final class SinkBench {
         if (o.profile()) {
             v.profileTo(o.workDir());
         }
+        if (o.cdcFormats().contains("json")) {
+            v.officialToo(officialListed("V (JSON)"));
+        }
+        int[] toast = o.cdcToast();
         for (String f : o.cdcFormats().split(",")) {
             CdcPath.Format format = CdcPath.Format.valueOf(f.trim().toUpperCase(Locale.ROOT));
             if (o.warmup()) {
-                v.run(format, Math.max(100, Math.min(o.cdcRows() / 5, 100_000)), o.seed() + 1, false);
+                v.run(format, Math.max(100, Math.min(o.cdcRows() / 5, 100_000)), o.seed() + 1, toast[0], "", false);
             }
-            v.run(format, o.cdcRows(), o.seed(), true).forEach(report::add);
+            for (int pct : toast) {
+                v.run(format, o.cdcRows(), o.seed(), pct, toast.length > 1 ? "-toast" + pct : "", true)
+                        .forEach(report::add);
+            }
         }
     }
 
