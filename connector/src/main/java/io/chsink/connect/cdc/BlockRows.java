@@ -26,11 +26,13 @@ final class BlockRows {
     private final PendingRows pending;
     private final RecentRows recent;
     private final CachedColumns cached;
+    private final RowKeys keys;
     private final Map<TableId, Long> backWarned = new HashMap<>();
     private long versionsBack;
 
     BlockRows(String versionColumn, String deletedColumn, int versionBits, PendingRows pending, RecentRows recent,
-            CachedColumns cached) {
+            CachedColumns cached, RowKeys keys) {
+        this.keys = keys;
         this.versionColumn = versionColumn;
         this.deletedColumn = deletedColumn;
         this.versionBits = versionBits;
@@ -41,7 +43,7 @@ final class BlockRows {
 
     /** The row (a row of {@link ChangeRows}) was appended to {@code block} of {@code table}: it is pending now. */
     void appended(SinkRecord row, TableBlock block, TableId table) {
-        RowKey key = RowKey.of(row.key(), null);
+        RowKey key = keys.of(row.key());
         if (key == null) {
             return;
         }

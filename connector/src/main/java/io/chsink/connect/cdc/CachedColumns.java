@@ -33,7 +33,22 @@ import org.apache.kafka.connect.data.Struct;
 final class CachedColumns {
     private final Function<TableId, TableLayout> layouts;
     private final Map<TableId, Set<String>> placeholders = new HashMap<>();
-    private final Map<TableId, SchemaMemo<Schema>> schemas = new HashMap<>();
+    private final Map<TableId, SchemaMemo<Compact>> schemas = new HashMap<>();
+
+    /** The kept fields' schema, and for each of its fields the row schema's field it is copied from. */
+    private static final class Compact {
+        final Schema schema;
+        final Field[] from;
+
+        Compact(Schema schema, Schema full) {
+            this.schema = schema;
+            List<Field> fields = schema.fields();
+            this.from = new Field[fields.size()];
+            for (int i = 0; i < from.length; i++) {
+                from[i] = full.field(fields.get(i).name());
+            }
+        }
+    }
 
     /** @param layouts the target table's layout (its keyed columns), or null while unknown */
     CachedColumns(Function<TableId, TableLayout> layouts) {
@@ -56,14 +71,14 @@ final class CachedColumns {
         Set<String> learned = placeholders.get(table);
         if (row instanceof Struct) {
             Struct s = (Struct) row;
-            Schema compact = schemas.computeIfAbsent(table, t -> SchemaMemo.byIdentity())
-                    .computeIfAbsent(s.schema(), full -> compactSchema(full, learned, keyed(table, key)));
-            List<Field> fields = compact.fields();
-            Object[] values = new Object[fields.size()];
+            Compact compact = schemas.computeIfAbsent(table, t -> SchemaMemo.byIdentity())
+                    .computeIfAbsent(s.schema(), full -> new Compact(compactSchema(full, learned, keyed(table, key)),
+                            full));
+            Object[] values = new Object[compact.from.length];
             for (int i = 0; i < values.length; i++) {
-                values[i] = StructValues.get(s, fields.get(i).name()); // the row's value under the same field schema
+                values[i] = StructValues.get(s, compact.from[i]); // the row's value under the same field schema
             }
-            return StructFill.of(compact, values);
+            return StructFill.of(compact.schema, values);
         }
         if (row instanceof Map) {
             List<String> keyed = keyed(table, key);

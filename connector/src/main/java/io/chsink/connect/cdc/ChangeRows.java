@@ -39,15 +39,18 @@ final class ChangeRows {
     private final boolean failOnTruncate;
     private final Function<SinkRecord, String> describe;
     private final Set<TableId> keyChecked = new HashSet<>();
+    private final RowKeys keys;
 
     /**
      * @param layouts the target table's layout, or null while unknown
      * @param tombstones tombstones.behavior: fail, skip or delete
      * @param failOnTruncate whether a truncate event is a bad record (cdc.truncate.behavior=fail) or skipped
      * @param describe names a record in the messages of bad records
+     * @param keys the batch's record keys
      */
     ChangeRows(RowShapes shapes, ChangeColumns changeColumns, Function<TableId, TableLayout> layouts,
-            String tombstones, boolean failOnTruncate, Function<SinkRecord, String> describe) {
+            String tombstones, boolean failOnTruncate, Function<SinkRecord, String> describe, RowKeys keys) {
+        this.keys = keys;
         this.shapes = shapes;
         this.changeColumns = changeColumns;
         this.layouts = layouts;
@@ -119,7 +122,7 @@ final class ChangeRows {
             throw new RowSource.NotYet("the create of a primary-key change waits for its old key's delete");
         }
         StringBuilder why = new StringBuilder();
-        RowKey key = RowKey.of(record.key(), why);
+        RowKey key = keys.of(record.key(), why);
         CurrentRow current = key == null ? null : lookup.find(record, table, key, toast);
         if ((current == null || current.deleted) && key != null) {
             Header h = KeyChange.oldKeyHeader(record);
@@ -198,7 +201,7 @@ final class ChangeRows {
         TableLayout layout = layouts.apply(table);
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(keyFields);
         List<String> carried = changeColumns.carried(record, layout, image, keyFields, beyond);
-        RowKey key = beyond.isEmpty() && carried.isEmpty() ? null : RowKey.of(record.key(), null);
+        RowKey key = beyond.isEmpty() && carried.isEmpty() ? null : keys.of(record.key());
         CurrentRow current = key == null ? null
                 : lookup.find(record, table, key, ChangeColumns.union(beyond, carried));
         if (image instanceof Struct) {
@@ -310,7 +313,7 @@ final class ChangeRows {
             return null; // names no row (a table without a primary key): nothing to delete
         }
         StringBuilder why = new StringBuilder();
-        RowKey key = RowKey.of(record.key(), why);
+        RowKey key = keys.of(record.key(), why);
         if (key == null) {
             throw new RecordMappingException(describe.apply(record) + ": a tombstone (null value) with "
                     + SinkConfig.TOMBSTONES_BEHAVIOR + "=delete deletes the row its key names, but " + why);

@@ -106,14 +106,15 @@ public final class DebeziumRows implements RowSource {
         this.recent = new RecentRows(cacheBytes);
         this.cached = new CachedColumns(layouts::get);
         ChangeColumns columns = new ChangeColumns(new Placeholders(placeholder));
+        RowKeys keys = new RowKeys();
         this.currentRows = new CurrentRows(pending, recent, cached, reader != null ? reader
                 : new ClickHouseCurrentRows(client, versionColumn, deletedColumn, rule.bits(), layouts), layouts::get,
                 this::describe, currentRowRead, cacheHit);
         this.planner = new ReadPlanner(router, layouts::get, rule, tombstones.equals("delete"), columns, pending,
-                recent, currentRows);
+                recent, currentRows, keys);
         this.changes = new ChangeRows(new RowShapes(versionColumn, deletedColumn, rule.bits()), columns,
-                layouts::get, tombstones, failOnTruncate, this::describe);
-        this.blocks = new BlockRows(versionColumn, deletedColumn, rule.bits(), pending, recent, cached);
+                layouts::get, tombstones, failOnTruncate, this::describe, keys);
+        this.blocks = new BlockRows(versionColumn, deletedColumn, rule.bits(), pending, recent, cached, keys);
         keyChangeWait(SinkConfig.CDC_KEY_CHANGE_WAIT_MS_DEFAULT, System::currentTimeMillis);
     }
 

@@ -31,6 +31,7 @@ final class ReadPlanner {
     private final PendingRows pending;
     private final RecentRows recent;
     private final CurrentRows currentRows;
+    private final RowKeys keys;
     /** This batch: the change event (or {@link ChangeEvent.Malformed}) read for each record by {@link #prepare}. */
     private final Map<SinkRecord, Object> events = new IdentityHashMap<>();
     /**
@@ -55,7 +56,8 @@ final class ReadPlanner {
     /** @param layouts the target table's layout, or null while unknown */
     ReadPlanner(TableRouter router, Function<TableId, TableLayout> layouts, ChangeVersion rule,
             boolean deleteTombstones, ChangeColumns changeColumns, PendingRows pending, RecentRows recent,
-            CurrentRows currentRows) {
+            CurrentRows currentRows, RowKeys keys) {
+        this.keys = keys;
         this.router = router;
         this.layouts = layouts;
         this.rule = rule;
@@ -117,6 +119,7 @@ final class ReadPlanner {
      */
     boolean prepare(Collection<SinkRecord> records, boolean mayWait) {
         currentRows.newBatch();
+        keys.newBatch();
         Map<TableId, Need> needs;
         List<SinkRecord> whole;
         Iterator<SinkRecord> it = records.iterator();
@@ -233,7 +236,7 @@ final class ReadPlanner {
         Map<TableId, Map<RowKey, Integer>> brought = waitingBrought;
         for (int i = waitingBroughtUpTo; i < whole.size(); i++) {
             SinkRecord r = whole.get(i);
-            RowKey k = RowKey.of(r.key(), null);
+            RowKey k = keys.of(r.key());
             if (k != null) {
                 brought.computeIfAbsent(router.tableFor(r.topic()), x -> new HashMap<>()).putIfAbsent(k, i);
             }
@@ -280,7 +283,7 @@ final class ReadPlanner {
 
     /** @param after how many whole records of the batch came before {@code r} */
     private void need(Map<TableId, Need> needs, TableId table, SinkRecord r, List<String> columns, int after) {
-        RowKey k = RowKey.of(r.key(), null);
+        RowKey k = keys.of(r.key());
         TableLayout layout = layouts.apply(table);
         if (k == null || layout != null && !layout.types.keySet().containsAll(k.columns)) {
             return; // toRow reports why, where the current row is needed

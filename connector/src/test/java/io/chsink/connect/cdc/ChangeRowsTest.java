@@ -61,7 +61,8 @@ class ChangeRowsTest {
 
     private final Lookup lookup = new Lookup();
     private final ChangeRows changes = new ChangeRows(new RowShapes("_version", "_is_deleted", 64),
-            new ChangeColumns(new Placeholders(PH)), t -> LAYOUT, "delete", false, r -> "record " + r.kafkaOffset());
+            new ChangeColumns(new Placeholders(PH)), t -> LAYOUT, "delete", false, r -> "record " + r.kafkaOffset(),
+            new RowKeys());
 
     private Struct row(SinkRecord r) {
         ChangeEvent e = r.value() == null ? null : ChangeEvent.read(r);
