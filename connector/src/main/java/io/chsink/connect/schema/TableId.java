@@ -6,10 +6,13 @@ import java.util.Objects;
 public final class TableId {
     private final String database;
     private final String table;
+    /** Made once: a table id is a key of the maps every record of a table meets. */
+    private final int hash;
 
     public TableId(String database, String table) {
         this.database = Objects.requireNonNull(database, "database");
         this.table = Objects.requireNonNull(table, "table");
+        this.hash = database.hashCode() * 31 + table.hashCode();
     }
 
     public String database() {
@@ -44,12 +47,12 @@ public final class TableId {
             return false;
         }
         TableId t = (TableId) o;
-        return database.equals(t.database) && table.equals(t.table);
+        return hash == t.hash && database.equals(t.database) && table.equals(t.table);
     }
 
     @Override
     public int hashCode() {
-        return database.hashCode() * 31 + table.hashCode();
+        return hash;
     }
 
     /** For messages: db.table, unquoted. */
