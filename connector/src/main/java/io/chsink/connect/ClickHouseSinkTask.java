@@ -22,8 +22,10 @@ import io.chsink.connect.offset.Consumption;
 import io.chsink.connect.offset.DeferredSeeks;
 import io.chsink.connect.offset.HeldPolls;
 import io.chsink.connect.offset.OffsetTracker;
+import io.chsink.connect.offset.Origin;
 import io.chsink.connect.offset.RefusedRows;
 import io.chsink.connect.offset.Rewinds;
+import io.chsink.connect.offset.WaitingPartitions;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.writer.InsertLimits;
 import io.chsink.connect.writer.InsertPipeline;
@@ -83,6 +85,8 @@ public class ClickHouseSinkTask extends SinkTask {
     private TableMappings tables;
     private Backpressure backpressure;
     private Rewinds rewinds;
+    /** Partitions paused while a record of theirs waits (the create of a primary-key change). */
+    private WaitingPartitions waiting;
     /** Rows ClickHouse refused whose records are read again to be reported. */
     private RefusedRows refused;
     private DeferredSeeks seeks;
@@ -139,6 +143,7 @@ public class ClickHouseSinkTask extends SinkTask {
         heldPolls = new HeldPolls(config.debeziumCdc() ? config.cdcReadPolls() : 1);
         refused = new RefusedRows(consumption);
         rewinds = new Rewinds(consumption, heldPolls, refused);
+        waiting = new WaitingPartitions(consumption);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -172,6 +177,7 @@ public class ClickHouseSinkTask extends SinkTask {
         assigned.received(delivered);
         long now = System.currentTimeMillis();
         batchMs = now;
+        waiting.resumeDue(now, backpressure.isPaused());
         if (!delivered.isEmpty()) {
             retryBudget.check(pipeline.failing(), now, context, stats::retriableException);
         }
@@ -268,6 +274,7 @@ public class ClickHouseSinkTask extends SinkTask {
             return null;
         } catch (RowSource.NotYet e) {
             rewinds.rewindTo(record, e.getMessage()); // it and the rest of its partition come again
+            waiting.waiting(Origin.of(record), batchMs); // after a pause, not at the next poll
             stats.recordWaited();
             return null;
         }
@@ -488,6 +495,10 @@ public class ClickHouseSinkTask extends SinkTask {
             // Poll no longer than IDLE_MS: an empty poll then tells that the partitions went quiet.
             wait = Math.min(wait, IDLE_MS);
         }
+        long waited = waiting.millisUntilDue(System.currentTimeMillis());
+        if (waited >= 0) {
+            wait = wait < 0 ? waited : Math.min(wait, waited); // a waiting partition resumes on time
+        }
         if (wait >= 0) {
             context.timeout(Math.max(1, wait));
         }
@@ -622,6 +633,7 @@ public class ClickHouseSinkTask extends SinkTask {
         dropped.forEach(rows::blockDropped);
         rows.revoked();
         rewinds.revoked(revoked);
+        waiting.revoked(revoked);
         delivery.revoked(revoked);
         backpressure.revoked(revoked);
         rewinds.rewind(dropped, tp -> !revoked.contains(tp), "their blocks were dropped when partitions "

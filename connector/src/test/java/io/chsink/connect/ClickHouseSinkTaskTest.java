@@ -364,11 +364,18 @@ class ClickHouseSinkTaskTest {
         batch.addAll(records("a", 1, 0, 2));
         task.put(batch);
         assertEquals(List.of(Map.of(A0, 2L)), context.seeks, "sought back to the waiting record");
+        assertEquals(Set.of(A0), context.paused, "paused, not read again at once");
+        assertTrue(context.timeoutMs > 0 && context.timeoutMs <= 50, "polled again when its pause is over: "
+                + context.timeoutMs);
         assertEquals(Map.of(A0, 2L, A1, 3L), settle(Map.of(A0, 5L, A1, 3L), Map.of(A0, 2L, A1, 3L)),
                 "held at the waiting record");
         assertEquals(5, server.insertedRows(), "a-0's records before it and a-1's");
+        Thread.sleep(60);
+        task.put(List.of());
+        assertEquals(Set.of(), context.paused, "resumed after its pause");
         task.put(records("a", 0, 2, 4)); // Connect delivers from the seek: it waits once more
         assertEquals(2, context.seeks.size());
+        assertEquals(Set.of(A0), context.paused, "paused again");
         task.put(records("a", 0, 2, 6));
         assertEquals(Map.of(A0, 7L, A1, 3L), settle(Map.of(A0, 7L, A1, 3L)));
         assertEquals(10, server.insertedRows(), "every row once");

@@ -1,0 +1,93 @@
+package io.chsink.connect.offset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class WaitingPartitionsTest {
+    private static final TopicPartition A0 = new TopicPartition("a", 0);
+    private static final TopicPartition A1 = new TopicPartition("a", 1);
+
+    /** Connect's consumer as the task sees it: which partitions are paused, and every resume. */
+    private static final class Paused implements Consumption {
+        final Set<TopicPartition> paused = new HashSet<>();
+        final List<TopicPartition> resumed = new ArrayList<>();
+
+        @Override
+        public void pause(TopicPartition... partitions) {
+            paused.addAll(List.of(partitions));
+        }
+
+        @Override
+        public void resume(TopicPartition... partitions) {
+            paused.removeAll(List.of(partitions));
+            resumed.addAll(List.of(partitions));
+        }
+
+        @Override
+        public void seek(Map<TopicPartition, Long> offsets) {
+        }
+    }
+
+    private final Paused consumer = new Paused();
+    private final WaitingPartitions waits = new WaitingPartitions(consumer);
+
+    @Test
+    void aWaitingPartitionIsPausedForLongerEachTimeItWaitsAgainUpToASecond() {
+        long now = 1_000;
+        List<Long> pauses = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            waits.waiting(A0, now);
+            assertTrue(consumer.paused.contains(A0));
+            long pause = waits.millisUntilDue(now);
+            pauses.add(pause);
+            waits.resumeDue(now + pause - 1, false);
+            assertTrue(consumer.paused.contains(A0), "not before its pause is over");
+            now += pause;
+            waits.resumeDue(now, false);
+            assertFalse(consumer.paused.contains(A0), "resumed when it is over");
+            assertEquals(-1, waits.millisUntilDue(now));
+        }
+        assertEquals(List.of(50L, 100L, 200L, 400L, 800L, 1_000L, 1_000L), pauses);
+        waits.resumeDue(now + 1_001, false);
+        waits.waiting(A0, now + 1_001);
+        assertEquals(50, waits.millisUntilDue(now + 1_001), "a partition that stopped waiting starts over");
+    }
+
+    @Test
+    void moreRecordsOfAPausedPartitionDoNotPauseItAgainAndOthersAreLeftAlone() {
+        waits.waiting(A0, 0);
+        waits.waiting(A0, 10); // the rest of its batch, after the seek
+        assertEquals(40, waits.millisUntilDue(10));
+        assertEquals(Set.of(A0), consumer.paused);
+        waits.resumeDue(50, false);
+        assertEquals(List.of(A0), consumer.resumed, "one resume, of the waiting partition only");
+        assertFalse(consumer.paused.contains(A1));
+    }
+
+    @Test
+    void whileTheTaskIsPausedAtItsBoundTheBoundResumesIt() {
+        waits.waiting(A0, 0);
+        waits.resumeDue(60, true);
+        assertTrue(consumer.resumed.isEmpty(), "left to the bound's resume");
+        assertFalse(waits.isPaused(A0));
+        assertEquals(-1, waits.millisUntilDue(60));
+    }
+
+    @Test
+    void aRevokedPartitionIsForgotten() {
+        waits.waiting(A0, 0);
+        waits.revoked(List.of(A0));
+        assertFalse(waits.isPaused(A0));
+        waits.resumeDue(100, false);
+        assertTrue(consumer.resumed.isEmpty());
+    }
+}
