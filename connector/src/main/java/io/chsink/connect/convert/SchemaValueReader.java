@@ -208,14 +208,17 @@ final class SchemaValueReader {
         Object[] values = new Object[fields.size()];
         boolean[] seen = new boolean[values.length];
         String name;
+        int next = 0; // writers put the fields in their schema's order: the next one is the likely one
         while ((name = p.nextFieldName()) != null) {
             p.nextToken();
-            Field field = schema.field(name);
+            Field field = next < values.length && fields.get(next).name().equals(name) ? fields.get(next)
+                    : schema.field(name);
             if (field == null) {
                 p.skipChildren(); // JsonConverter never looks at fields its schema does not have
                 continue;
             }
             int i = field.index();
+            next = i + 1;
             if (seen[i]) {
                 throw FastPathMiss.INSTANCE; // JsonConverter's tree keeps the last of repeated keys
             }
