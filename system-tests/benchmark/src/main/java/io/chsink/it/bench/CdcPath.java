@@ -352,7 +352,9 @@ final class CdcPath {
         p.details.put("produceSecondsNotTimed", produced.seconds);
         if (m.firstRowNanos() > 0) {
             p.details.put("firstRowSeconds", m.firstRowNanos() / 1e9);
-            p.details.put("rowsPerSecondAfterFirstRow", counts.records() / ((m.nanos() - m.firstRowNanos()) / 1e9));
+            if (m.nanos() - m.firstRowNanos() >= 100_000_000L) { // else the rows came in one go: no rate to speak of
+                p.details.put("rowsPerSecondAfterFirstRow", counts.records() / ((m.nanos() - m.firstRowNanos()) / 1e9));
+            }
         }
         if (m.tasksLogged() < 0) {
             return p; // the official connector: no stop lines of ours

@@ -357,8 +357,9 @@ final class SinkBenchReport {
                     p.details.get("currentRowReadMs"), p.details.get("currentRowCacheHits"),
                     p.details.get("pollsHeldForReads"));
             if (p.details.get("firstRowSeconds") instanceof Double first) {
-                out.printf("  first rows visible %.1f s after the connector's creation; from then on %,.0f rows/s%n",
-                        first, (Double) p.details.get("rowsPerSecondAfterFirstRow"));
+                out.printf("  first rows visible %.1f s after the connector's creation%s%n", first,
+                        p.details.get("rowsPerSecondAfterFirstRow") instanceof Double rate
+                                ? String.format("; from then on %,.0f rows/s", rate) : "; all in one go");
             }
         }
         for (String id : cdcRuns()) {
