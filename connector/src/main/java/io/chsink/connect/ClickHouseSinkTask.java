@@ -602,6 +602,7 @@ public class ClickHouseSinkTask extends SinkTask {
     public void open(Collection<TopicPartition> partitions) {
         assigned.opened(partitions);
         tables.assigned(partitions);
+        waiting.opened(partitions); // before the bound pauses them again
         backpressure.opened(partitions);
     }
 

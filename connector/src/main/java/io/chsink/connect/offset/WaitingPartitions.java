@@ -3,9 +3,11 @@ package io.chsink.connect.offset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -28,6 +30,8 @@ public final class WaitingPartitions {
 
     private final Consumption context;
     private final Map<TopicPartition, Wait> waits = new HashMap<>();
+    /** Partitions revoked while paused here, which Connect pauses again should they be assigned anew. */
+    private final Set<TopicPartition> revokedPaused = new HashSet<>();
 
     public WaitingPartitions(Consumption context) {
         this.context = context;
@@ -81,9 +85,35 @@ public final class WaitingPartitions {
         return next;
     }
 
-    /** Partitions revoked: nothing to resume for them (a new owner starts unpaused). */
+    /**
+     * Partitions revoked: forgotten here. Connect keeps its own list of the partitions a task paused across a
+     * rebalance and pauses again those it assigns anew, so the ones paused here are remembered until then
+     * ({@link #opened}); a new owner elsewhere starts unpaused.
+     */
     public void revoked(Collection<TopicPartition> partitions) {
-        partitions.forEach(waits::remove);
+        for (TopicPartition tp : partitions) {
+            Wait w = waits.remove(tp);
+            if (w != null && w.paused) {
+                revokedPaused.add(tp);
+            }
+        }
+    }
+
+    /**
+     * Partitions assigned: those paused here when they were revoked are resumed (Connect paused them again before
+     * {@code open()}; their waiting record comes again from the committed offset). Call it before anything else
+     * pauses newly assigned partitions.
+     */
+    public void opened(Collection<TopicPartition> partitions) {
+        List<TopicPartition> again = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            if (revokedPaused.remove(tp)) {
+                again.add(tp);
+            }
+        }
+        if (!again.isEmpty()) {
+            context.resume(again.toArray(new TopicPartition[0]));
+        }
     }
 
     /** Whether the partition is paused here. */

@@ -83,11 +83,20 @@ class WaitingPartitionsTest {
     }
 
     @Test
-    void aRevokedPartitionIsForgotten() {
-        waits.waiting(A0, 0);
-        waits.revoked(List.of(A0));
+    void aRevokedPartitionIsForgottenAndResumedWhenAssignedAgain() {
+        waits.waiting(A1, 0);
+        waits.waiting(A0, 40);
+        waits.resumeDue(60, false); // A1 is no longer paused, A0 is until 90
+        consumer.resumed.clear();
+        waits.revoked(List.of(A0, A1));
         assertFalse(waits.isPaused(A0));
         waits.resumeDue(100, false);
-        assertTrue(consumer.resumed.isEmpty());
+        assertTrue(consumer.resumed.isEmpty(), "nothing resumed while not assigned");
+        assertEquals(-1, waits.millisUntilDue(100));
+        // Connect pauses A0 again when the rebalance gives it back (it keeps the task's paused partitions).
+        waits.opened(List.of(A0, A1));
+        assertEquals(List.of(A0), consumer.resumed, "resumed once assigned again; A1 was not paused");
+        waits.opened(List.of(A0));
+        assertEquals(List.of(A0), consumer.resumed, "once");
     }
 }
