@@ -487,7 +487,8 @@ public class ClickHouseSinkTask extends SinkTask {
 
     /** How long Connect's next poll may wait for records: long enough to batch, short enough to look at inserts. */
     private void pacePolls() {
-        long wait = buffer.millisUntilDue(System.currentTimeMillis());
+        long now = System.currentTimeMillis();
+        long wait = buffer.millisUntilDue(now);
         if (backpressure.isPaused() || buffer.hasSealed() || !pipeline.isEmpty()) {
             // Due blocks left open wait for their table's insert: look again soon, not at once.
             wait = wait <= 0 ? PAUSED_POLL_MS : Math.min(wait, PAUSED_POLL_MS);
@@ -495,7 +496,7 @@ public class ClickHouseSinkTask extends SinkTask {
             // Poll no longer than IDLE_MS: an empty poll then tells that the partitions went quiet.
             wait = Math.min(wait, IDLE_MS);
         }
-        long waited = waiting.millisUntilDue(System.currentTimeMillis());
+        long waited = waiting.millisUntilDue(now);
         if (waited >= 0) {
             wait = wait < 0 ? waited : Math.min(wait, waited); // a waiting partition resumes on time
         }

@@ -403,7 +403,6 @@ public final class SinkConfig extends AbstractConfig {
     private final Map<String, String> topicTables;
     private final Map<String, Integer> topicEpochs;
     private final CdcNullDefaults cdcNullDefaults;
-    private final DefaultAssignment defaultAssignment;
 
     public SinkConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
@@ -411,7 +410,6 @@ public final class SinkConfig extends AbstractConfig {
         this.topicTables = parsePairs(getString(TOPIC_TO_TABLE_MAP), ':', TOPIC_TO_TABLE_MAP);
         this.topicEpochs = parseEpochs(getString(CDC_VERSION_EPOCH_MAP), CDC_VERSION_EPOCH_MAP);
         this.cdcNullDefaults = CdcNullDefaults.parse(getString(CDC_NULL_DEFAULTS));
-        this.defaultAssignment = DefaultAssignment.parse(getString(DEFAULT_ASSIGNMENT));
         String tolerance = props.get(ERRORS_TOLERANCE);
         this.tolerateErrors = tolerance != null && tolerance.trim().toLowerCase(Locale.ROOT).equals("all");
         String bound = bufferBoundProblem(flushMaxBytes(), bufferMaxBytes());
@@ -639,11 +637,6 @@ public final class SinkConfig extends AbstractConfig {
     /** cdc.null.defaults: whether a value converter that puts schema defaults in place of nulls is accepted. */
     public CdcNullDefaults cdcNullDefaults() {
         return cdcNullDefaults;
-    }
-
-    /** default.assignment: whether many topics may be read under Kafka's default partition assignment. */
-    public DefaultAssignment defaultAssignment() {
-        return defaultAssignment;
     }
 
     /** cdc.version.epoch.map: topic to epoch. */

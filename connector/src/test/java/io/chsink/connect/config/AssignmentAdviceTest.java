@@ -56,6 +56,7 @@ class AssignmentAdviceTest {
         assertNull(AssignmentAdvice.problem(config("2", "a,b,c"), DefaultAssignment.ALLOW), "allowed");
         assertNull(AssignmentAdvice.problem(config("2", "a,b"), DefaultAssignment.REFUSE), "nothing to advise");
         assertEquals(DefaultAssignment.REFUSE,
-                new SinkConfig(Map.of("clickhouse.url", "http://localhost:8123")).defaultAssignment());
+                DefaultAssignment.parse(new SinkConfig(Map.of("clickhouse.url", "http://localhost:8123"))
+                        .getString(SinkConfig.DEFAULT_ASSIGNMENT)));
     }
 }

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.chsink.connect.testing.RecordingConsumption;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -16,28 +15,7 @@ class WaitingPartitionsTest {
     private static final TopicPartition A0 = new TopicPartition("a", 0);
     private static final TopicPartition A1 = new TopicPartition("a", 1);
 
-    /** Connect's consumer as the task sees it: which partitions are paused, and every resume. */
-    private static final class Paused implements Consumption {
-        final Set<TopicPartition> paused = new HashSet<>();
-        final List<TopicPartition> resumed = new ArrayList<>();
-
-        @Override
-        public void pause(TopicPartition... partitions) {
-            paused.addAll(List.of(partitions));
-        }
-
-        @Override
-        public void resume(TopicPartition... partitions) {
-            paused.removeAll(List.of(partitions));
-            resumed.addAll(List.of(partitions));
-        }
-
-        @Override
-        public void seek(Map<TopicPartition, Long> offsets) {
-        }
-    }
-
-    private final Paused consumer = new Paused();
+    private final RecordingConsumption consumer = new RecordingConsumption();
     private final WaitingPartitions waits = new WaitingPartitions(consumer);
 
     @Test

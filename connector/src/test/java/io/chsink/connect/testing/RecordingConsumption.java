@@ -1,6 +1,7 @@
 package io.chsink.connect.testing;
 
 import io.chsink.connect.offset.Consumption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,8 @@ import org.apache.kafka.common.TopicPartition;
 public final class RecordingConsumption implements Consumption {
     public final Set<TopicPartition> paused = new HashSet<>();
     public final Map<TopicPartition, Long> sought = new HashMap<>();
+    /** Every partition resumed, in order. */
+    public final List<TopicPartition> resumed = new ArrayList<>();
     public int pauses;
     public int resumes;
 
@@ -25,6 +28,7 @@ public final class RecordingConsumption implements Consumption {
     public void resume(TopicPartition... partitions) {
         resumes++;
         paused.removeAll(List.of(partitions));
+        resumed.addAll(List.of(partitions));
     }
 
     @Override
