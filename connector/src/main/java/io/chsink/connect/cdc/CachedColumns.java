@@ -20,12 +20,13 @@ import org.apache.kafka.connect.data.Struct;
 /**
  * The part of an inserted row that the task's cache of recent rows ({@link RecentRows}) keeps. Nothing but two kinds of
  * column is ever asked of a cached row: a TOAST fill asks for the columns holding Debezium's placeholder, a delete or
- * a tombstone for the sorting- and partition-key columns beyond the key. So the cache keeps those keyed columns, and
- * of the others: until the table's first placeholder, every column that can hold one ({@link Placeholders#canHold}:
- * the only columns placeholders are looked for in); from then on, only the columns that have held one. The cache then
- * holds several times the rows within {@code cdc.row.cache.bytes}. A column not kept
- * (its first placeholder came after the row was cached) makes the cached row answer "unknown", and the table is read,
- * as without a cache.
+ * a tombstone for the sorting- and partition-key columns beyond the key, the delete of a primary-key change's old key
+ * for every column that can hold a placeholder (it carries them for the new key's create). So the cache keeps those
+ * keyed columns, and of the others: every column that can hold a placeholder ({@link Placeholders#canHold}: the only
+ * columns placeholders are looked for in) until the table's first placeholder, and again for good from its first
+ * key change; between the two, only the columns that have held one, so that the cache holds several times the rows
+ * within {@code cdc.row.cache.bytes}. A column not kept (its first placeholder, or the table's first key change, came
+ * after the row was cached) makes the cached row answer "unknown", and the table is read, as without a cache.
  *
  * <p>A Struct row becomes a Struct of the kept fields with their own schemas (a delete row takes a keyed column's type
  * from it); a map row becomes a map of the kept entries.
@@ -33,6 +34,8 @@ import org.apache.kafka.connect.data.Struct;
 final class CachedColumns {
     private final Function<TableId, TableLayout> layouts;
     private final Map<TableId, Set<String>> placeholders = new HashMap<>();
+    /** Tables that had a primary-key change: their rows keep every column that can hold a placeholder. */
+    private final Set<TableId> keyChanged = new java.util.HashSet<>();
     private final Map<TableId, SchemaMemo<Compact>> schemas = new HashMap<>();
 
     /** The kept fields' schema, and for each of its fields the row schema's field it is copied from. */
@@ -66,9 +69,19 @@ final class CachedColumns {
         }
     }
 
+    /**
+     * The table had a primary-key change: the delete of an old key carries every column that can hold a placeholder,
+     * so rows cached from now on keep them all.
+     */
+    void keyChangeIn(TableId table) {
+        if (keyChanged.add(table)) {
+            schemas.remove(table); // the compact schemas lack those columns
+        }
+    }
+
     /** The part of {@code row} (a Struct or a map, as the row source made it) that the cache keeps. */
     Object keep(TableId table, RowKey key, Object row) {
-        Set<String> learned = placeholders.get(table);
+        Set<String> learned = keyChanged.contains(table) ? null : placeholders.get(table);
         if (row instanceof Struct) {
             Struct s = (Struct) row;
             Compact compact = schemas.computeIfAbsent(table, t -> SchemaMemo.byIdentity())

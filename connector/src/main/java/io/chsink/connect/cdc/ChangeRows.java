@@ -201,6 +201,9 @@ final class ChangeRows {
         TableLayout layout = layouts.apply(table);
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(keyFields);
         List<String> carried = changeColumns.carried(record, layout, image, keyFields, beyond);
+        if (!carried.isEmpty()) {
+            lookup.keyChangeIn(table);
+        }
         RowKey key = beyond.isEmpty() && carried.isEmpty() ? null : keys.of(record.key());
         CurrentRow current = key == null ? null
                 : lookup.find(record, table, key, ChangeColumns.union(beyond, carried));

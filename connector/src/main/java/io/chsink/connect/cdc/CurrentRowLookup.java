@@ -34,4 +34,7 @@ interface CurrentRowLookup {
 
     /** Columns of the table that held Debezium's placeholder in a change: current rows keep them from now on. */
     void placeholdersIn(TableId table, Collection<String> columns);
+
+    /** The table had a primary-key change (an old key's delete): current rows keep every column that can hold one. */
+    void keyChangeIn(TableId table);
 }

@@ -128,6 +128,11 @@ final class CurrentRows implements CurrentRowLookup {
         cached.placeholdersIn(table, columns);
     }
 
+    @Override
+    public void keyChangeIn(TableId table) {
+        cached.keyChangeIn(table);
+    }
+
     /** Partitions were revoked: their waiting creates come again, to this task or another. */
     void revoked() {
         keyChanges.revoked();

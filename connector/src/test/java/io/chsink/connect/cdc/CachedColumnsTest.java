@@ -75,6 +75,18 @@ class CachedColumnsTest {
     }
 
     @Test
+    void afterAKeyChangeEveryColumnThatCanHoldAPlaceholderAgain() {
+        CachedColumns c = columns();
+        c.placeholdersIn(T, List.of("body"));
+        assertEquals(List.of("tenant", "body"), names(c.keep(T, KEY, row())));
+        c.keyChangeIn(T);
+        assertEquals(List.of("tenant", "status", "body", "tags"), names(c.keep(T, KEY, row())),
+                "an old key's delete carries every such column for the new key's create: a cached row answers it");
+        c.placeholdersIn(T, List.of("tags"));
+        assertEquals(List.of("tenant", "status", "body", "tags"), names(c.keep(T, KEY, row())), "for good");
+    }
+
+    @Test
     void aMapRowKeepsItsEntriesAlike() {
         CachedColumns c = columns();
         Map<String, Object> row = new LinkedHashMap<>();

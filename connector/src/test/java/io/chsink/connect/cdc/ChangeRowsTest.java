@@ -35,6 +35,7 @@ class ChangeRowsTest {
         CurrentRow row;
         final List<Collection<String>> asked = new ArrayList<>();
         final List<Collection<String>> placeholders = new ArrayList<>();
+        final List<TableId> keyChanges = new ArrayList<>();
 
         @Override
         public CurrentRow find(SinkRecord record, TableId table, RowKey key, Collection<String> columns) {
@@ -56,6 +57,11 @@ class ChangeRowsTest {
         @Override
         public void placeholdersIn(TableId table, Collection<String> columns) {
             placeholders.add(columns);
+        }
+
+        @Override
+        public void keyChangeIn(TableId table) {
+            keyChanges.add(table);
         }
     }
 
@@ -122,6 +128,20 @@ class ChangeRowsTest {
 
         lookup.row = null;
         assertNull(row(tombstone), "no such row: nothing to delete");
+    }
+
+    @Test
+    void anOldKeysDeleteCarriesItsValuesAndTellsTheLookupOfTheKeyChange() {
+        lookup.row = CurrentRow.fromTable(RowVersion.narrow(900), false, tableRow("kept", "5"));
+        SinkRecord delete = change("d", item(1, null, 0L), "null", 1000, 0);
+        delete.headers().add(KeyChange.NEW_KEY, "{\"id\":2}".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+        Struct d = row(delete);
+        assertEquals("kept", d.get("name"), "carried for the new key's create");
+        assertEquals(List.of(ITEMS), lookup.keyChanges, "so that cached rows keep every column that can be carried");
+        assertTrue(lookup.placeholders.isEmpty());
+        lookup.keyChanges.clear();
+        row(change("d", item(1, null, 0L), "null", 1100, 1));
+        assertTrue(lookup.keyChanges.isEmpty(), "a delete of no key change is none");
     }
 
     @Test
