@@ -62,7 +62,8 @@ class KafkaConnectStackTest {
     @Order(1)
     void workerListsTheConnectorAsSinkPlugin() {
         List<ConnectRest.Plugin> plugins = worker.rest().plugins();
-        assertTrue(plugins.contains(new ConnectRest.Plugin(ConnectWorker.CONNECTOR_CLASS, "sink", "0.1.0")), plugins.toString());
+        assertTrue(plugins.contains(new ConnectRest.Plugin(ConnectWorker.CONNECTOR_CLASS, "sink",
+                System.getProperty("chsink.project.version"))), plugins.toString());
     }
 
     @Test
@@ -80,7 +81,8 @@ class KafkaConnectStackTest {
             assertThrows(ClassNotFoundException.class, () -> workerClasspath.loadClass(ConnectWorker.CONNECTOR_CLASS));
         }
         try (Stream<Path> jars = Files.walk(Path.of(System.getProperty("chsink.plugin.path")))) {
-            assertTrue(jars.anyMatch(p -> p.getFileName().toString().equals("chsink-connector-0.1.0.jar")), "connector jar missing from plugin.path");
+            assertTrue(jars.anyMatch(p -> p.getFileName().toString()
+                    .equals("chsink-connector-" + System.getProperty("chsink.project.version") + ".jar")), "connector jar missing from plugin.path");
         }
     }
 
