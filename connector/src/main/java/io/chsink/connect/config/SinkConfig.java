@@ -86,317 +86,209 @@ public final class SinkConfig extends AbstractConfig {
                     "HTTP(S) endpoint of the ClickHouse server, e.g. http://clickhouse:8123 or https://host:8443.",
                     GROUP_CONNECTION, 1, Width.LONG, "ClickHouse URL")
             .define(CLICKHOUSE_USER, Type.STRING, "default", Importance.HIGH,
-                    "ClickHouse user the connector inserts as. It needs INSERT on the target tables, nothing else "
-                            + "(any privilege on a table makes its columns visible in system.columns).",
+                    "ClickHouse user the connector inserts as. It needs INSERT on the target tables, and the grants "
+                            + "of the options it uses.",
                     GROUP_CONNECTION, 2, Width.MEDIUM, "User")
             .define(CLICKHOUSE_PASSWORD, Type.PASSWORD, "", Importance.HIGH,
-                    "Password of clickhouse.user. Never logged.",
+                    "Password of clickhouse.user.",
                     GROUP_CONNECTION, 3, Width.MEDIUM, "Password")
             .define(CLICKHOUSE_DATABASE, Type.STRING, "default", new NonEmpty(), Importance.HIGH,
                     "Database of the target tables, unless topic.to.table.map names another.",
                     GROUP_CONNECTION, 4, Width.MEDIUM, "Database")
             .define(CLICKHOUSE_SETTINGS, Type.STRING, "", new SettingsValidator(), Importance.MEDIUM,
-                    "ClickHouse settings sent with every insert, as comma-separated key=value pairs, e.g. "
+                    "ClickHouse settings sent with every insert, comma-separated key=value pairs, e.g. "
                             + "'async_insert=0,insert_quorum=2'.",
                     GROUP_CONNECTION, 5, Width.LONG, "Insert settings")
             .define(TABLE_NAME_FORMAT, Type.STRING, "${topic}", new NonEmpty(), Importance.MEDIUM,
-                    "Target table name for a topic; ${topic} is replaced by the topic name as the transforms leave "
-                            + "it. The table is looked up in clickhouse.database and must exist (unless auto.create "
-                            + "is on).",
+                    "Target table of a topic, ${topic} standing for the topic's name as the transforms leave it. "
+                            + "The table must exist in clickhouse.database, unless auto.create is on.",
                     GROUP_ROUTING, 1, Width.MEDIUM, "Table name format")
             .define(TOPIC_TO_TABLE_MAP, Type.STRING, "", new TableMapValidator(), Importance.MEDIUM,
-                    "Explicit topic to table routes, comma-separated 'topic:table' or 'topic:database.table' "
-                            + "pairs, by the topic name as the transforms leave it. A topic listed here ignores "
+                    "Routes by topic, comma-separated 'topic:table' or 'topic:database.table' pairs, which override "
                             + "table.name.format.",
                     GROUP_ROUTING, 2, Width.LONG, "Topic to table map")
             .define(DEFAULT_ASSIGNMENT, Type.STRING, DefaultAssignment.REFUSE.configValue(),
                     ConfigDef.ValidString.in(DefaultAssignment.REFUSE.configValue(),
                             DefaultAssignment.ALLOW.configValue()), Importance.LOW,
-                    "Whether a connector reading more topics than tasks.max (2 or more), or topics.regex, may keep "
-                            + "Kafka's default partition assignment, under which every task inserts into every "
-                            + "table. refuse: validation refuses it unless "
-                            + "consumer.override.partition.assignment.strategy is set, and names the value to set. "
-                            + "allow: accepted with a WARN at start (for an assignor set on the worker). See "
-                            + "docs/operations.md#many-topics.",
+                    "Whether more topics than tasks.max (2 or more), or topics.regex, may come with Kafka's default "
+                            + "assignment, which makes every task insert into every table. refuse: not without "
+                            + "consumer.override.partition.assignment.strategy; allow: a WARN at start.",
                     GROUP_ROUTING, 3, Width.SHORT, "Default assignment")
             .define(AUTO_CREATE, Type.BOOLEAN, false, Importance.MEDIUM,
-                    "Create a missing target table from the first record routed to it: columns from the value "
-                            + "schema's fields (types as docs/tables.md gives them; "
-                            + "optional fields Nullable where ClickHouse allows it), ORDER BY " + AUTO_CREATE_ORDER_BY
-                            + " or the fields of a Struct record key, else tuple(); engine " + AUTO_CREATE_ENGINE
-                            + " (cdc.mode=debezium: ReplacingMergeTree(version, deleted) ordered by the key), with "
-                            + AUTO_CREATE_SETTINGS + ". A record without a value schema (schemaless JSON) cannot "
-                            + "create a table: a bad record naming the topic. The user needs CREATE TABLE (and "
-                            + "INSERT) on the database; validation checks it. Every statement is logged at INFO.",
+                    "Create a missing target table from the first record routed to it, with columns from its value "
+                            + "schema. The user needs CREATE TABLE on the database, which validation checks.",
                     GROUP_TABLES, 1, Width.SHORT, "Create missing tables")
             .define(AUTO_EVOLVE, Type.BOOLEAN, false, Importance.MEDIUM,
-                    "Add the columns a record's value schema has and its table lacks (ALTER TABLE ... ADD COLUMN IF "
-                            + "NOT EXISTS): optional fields as Nullable(T) (Array, Map, Tuple, Variant and JSON as "
-                            + "they are), fields with a default with a DEFAULT literal; then the record lands with "
-                            + "its values. A new required field without a default is a bad record ('cannot add "
-                            + "required column'). Columns are never dropped, renamed or retyped. Records without a "
-                            + "value schema follow " + UNKNOWN_FIELDS_BEHAVIOR + ". The user needs ALTER ADD COLUMN "
-                            + "on the tables; validation checks it.",
+                    "Add the columns a record's value schema has and its table lacks, then write the record; columns "
+                            + "are never dropped, renamed or retyped. The user needs ALTER ADD COLUMN, which "
+                            + "validation checks.",
                     GROUP_TABLES, 2, Width.SHORT, "Add new fields as columns")
             .define(AUTO_CREATE_ENGINE, Type.STRING, "", new EngineValidator(), Importance.LOW,
                     "Engine of the tables auto.create makes, as in ENGINE = ..., e.g. "
                             + "ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}'). "
-                            + "Empty: MergeTree, or with cdc.mode=debezium ReplacingMergeTree(version column, "
-                            + "deleted column).",
+                            + "Empty: "
+                            + "MergeTree, or ReplacingMergeTree(version, deleted) with cdc.mode=debezium.",
                     GROUP_TABLES, 3, Width.LONG, "Engine of created tables")
             .define(AUTO_CREATE_ORDER_BY, Type.LIST, "", Importance.LOW,
-                    "Columns of the ORDER BY of tables auto.create makes, comma-separated (quoted in the "
-                            + "statement). Empty: the record key's fields when the key is a Struct (those that are "
-                            + "non-Nullable value fields), else tuple().",
+                    "ORDER BY columns of the tables auto.create makes, comma-separated. Empty: the fields of a Struct "
+                            + "record key that are non-Nullable value fields, else tuple().",
                     GROUP_TABLES, 4, Width.MEDIUM, "Sorting key of created tables")
             .define(AUTO_CREATE_SETTINGS, Type.STRING, "", new TableSettingsValidator(), Importance.LOW,
-                    "Table settings of tables auto.create makes, comma-separated key=value pairs, e.g. "
-                            + "'non_replicated_deduplication_window=1000' (which delivery.guarantee=exactly_once "
-                            + "needs for a MergeTree; validation refuses exactly_once with auto.create without it).",
+                    "Table settings of the tables auto.create makes, comma-separated key=value pairs; exactly_once "
+                            + "needs non_replicated_deduplication_window=1000 for a MergeTree.",
                     GROUP_TABLES, 5, Width.LONG, "Settings of created tables")
             .define(AUTO_CREATE_STRUCT_TYPE, Type.STRING, "tuple", ConfigDef.CaseInsensitiveValidString.in("tuple",
                     "json"), Importance.LOW,
-                    "What a Struct field (not an Avro union) becomes when auto.create or auto.evolve makes its "
-                            + "column: tuple (a named Tuple of its fields' types) or json (the JSON type).",
+                    "What a Struct field (not an Avro union) becomes in a column auto.create or auto.evolve makes: "
+                            + "tuple (a named Tuple) or json (the JSON type).",
                     GROUP_TABLES, 6, Width.SHORT, "Struct columns")
             .define(CLICKHOUSE_CLUSTER, Type.STRING, "", Importance.LOW,
-                    "Cluster the DDL of auto.create and auto.evolve runs ON CLUSTER on (the servers' "
-                            + "remote_servers name). Empty: the statements run on the server of clickhouse.url only.",
+                    "Cluster the statements of auto.create and auto.evolve run ON CLUSTER on. Empty: the server of "
+                            + "clickhouse.url only.",
                     GROUP_TABLES, 7, Width.MEDIUM, "Cluster for DDL")
             .define(FLUSH_MAX_ROWS, Type.INT, 500_000, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
-                    "A table's block is inserted when it holds this many rows. A block collects the records of "
-                            + "every partition routed to the table (exactly_once: of one partition).",
+                    "A table's block is inserted when it holds this many rows.",
                     GROUP_FLUSH, 1, Width.SHORT, "Rows per block")
             .define(FLUSH_MAX_BYTES, Type.LONG, 32L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
-                    "A table's block is inserted when its encoded columns reach this many bytes (before "
-                            + "compression).",
+                    "A table's block is inserted when its encoded columns reach this many bytes.",
                     GROUP_FLUSH, 2, Width.SHORT, "Bytes per block")
             .define(FLUSH_INTERVAL_MS, Type.LONG, 1000L, ConfigDef.Range.atLeast(10), Importance.MEDIUM,
-                    "A block is sent this long after its first record arrived, however small; while the previous "
-                            + "insert into its table is still running, it keeps collecting records (up to "
-                            + FLUSH_MAX_ROWS + " and " + FLUSH_MAX_BYTES + ") and is sent when that insert completes. "
-                            + "When a poll brings no record for 100 ms (the end of a burst) and the task's open blocks "
-                            + "together hold a tenth of " + FLUSH_MAX_ROWS + " or " + FLUSH_MAX_BYTES + " or more, "
-                            + "they are all sent at once, over one table or many.",
+                    "A block is sent this long after its first record arrived, however small; if an insert into its "
+                            + "table is still running then, when that insert completes.",
                     GROUP_FLUSH, 3, Width.SHORT, "Flush interval")
             .define(BUFFER_MAX_BYTES, Type.LONG, 96L * 1024 * 1024, ConfigDef.Range.atLeast(1024), Importance.MEDIUM,
-                    "Memory bound of one task: encoded bytes held in open, queued and in-flight blocks, and 12 "
-                            + "bytes a row for each row's Kafka coordinates. When "
-                            + "reached, the task pauses consumption until inserts complete, so it exceeds the bound "
-                            + "by at most one poll's records (the heap behind these bytes is as much plus at most "
-                            + "one 256 KiB chunk per column stream of each block, as buffers grow by chunks). Besides, "
-                            + "the buffers of each table's last inserted block are kept for its next block, at most "
-                            + "2 x " + FLUSH_MAX_BYTES + " per task. exactly_once: the partition of the oldest "
-                            + "rebuild of a recorded block in progress is never paused (a rebuild is sealed only "
-                            + "when its recorded range is complete), so the task may hold the bound plus one "
-                            + "recorded block. Must be larger than " + FLUSH_MAX_BYTES
-                            + " (validation and start refuse it otherwise: a block is sealed by size only at "
-                            + FLUSH_MAX_BYTES + ", so one block would fill the whole bound); the default is 3 x "
-                            + "the default " + FLUSH_MAX_BYTES + ". cdc.mode=debezium: the rows of blocks not yet "
-                            + "inserted, which the task keeps for the changes after them, count against the bound; "
-                            + "its cache of inserted rows (" + CDC_ROW_CACHE_BYTES + ") comes on top of it.",
+                    "Memory bound of one task's blocks; at the bound the task pauses consumption until inserts "
+                            + "complete. It must be larger than "
+                            + FLUSH_MAX_BYTES
+                            + ", which validation checks.",
                     GROUP_FLUSH, 4, Width.SHORT, "Task buffer bound")
             .define(DELIVERY_GUARANTEE, Type.STRING, DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                     ConfigDef.ValidString.in(DeliveryGuarantee.AT_LEAST_ONCE.configValue(),
                             DeliveryGuarantee.EXACTLY_ONCE.configValue()), Importance.HIGH,
-                    "at_least_once: offsets are committed only after ClickHouse verified the insert holding "
-                            + "their records; a crash may insert a block twice. exactly_once: in addition, each "
-                            + "block holds one partition's records, its offset range and deduplication token are "
-                            + "recorded in " + EXACTLY_ONCE_STATE_TABLE + " before it is inserted, and after a crash "
-                            + "or rebalance the same blocks are rebuilt and re-sent with the same token, so "
-                            + "ClickHouse keeps one copy. Every target table must deduplicate inserts "
-                            + "(non_replicated_deduplication_window > 0 for MergeTree, replicated_deduplication_window "
-                            + "> 0 for Replicated/Shared MergeTree); validation and task start check it.",
+                    "at_least_once: offsets are committed after their rows are inserted; a crash may insert a block "
+                            + "twice. exactly_once: ClickHouse keeps one copy of every block, on tables that "
+                            + "deduplicate inserts.",
                     GROUP_DELIVERY, 1, Width.SHORT, "Delivery guarantee")
             .define(EXACTLY_ONCE_STATE_TABLE, Type.STRING, "chsink_exactly_once_state", new NonEmpty(),
                     Importance.LOW,
-                    "exactly_once only: table in clickhouse.database where block compositions are recorded. The "
-                            + "connector creates it (a KeeperMap where the server has one, else a ReplacingMergeTree "
-                            + "whose rows expire after 30 days); the user needs CREATE TABLE, INSERT, SELECT and ALTER DELETE on it (ALTER DELETE prunes recorded blocks as offsets are committed, and moves offsets through the REST API). For "
-                            + "Replicated or Shared MergeTree targets it must be replicated too (a KeeperMap, or a "
-                            + "ReplacingMergeTree in a Replicated database or on ClickHouse Cloud, or a "
-                            + "ReplicatedReplacingMergeTree you create: see docs/exactly-once.md); validation and "
-                            + "task start check it.",
+                    "exactly_once only: the table in clickhouse.database where the connector records its blocks. The "
+                            + "user needs CREATE TABLE, INSERT, SELECT and ALTER DELETE on it.",
                     GROUP_DELIVERY, 2, Width.MEDIUM, "Exactly-once state table")
             .define(TOMBSTONES_BEHAVIOR, Type.STRING, "", ConfigDef.ValidString.in("", "skip", "fail", "delete"),
                     Importance.MEDIUM,
-                    "What a record with a null value (a tombstone) does: skip (it is counted in the task's summary "
-                            + "line and its offset is committed), fail (it is a bad record: the task fails, or with "
-                            + "errors.tolerance=all it goes to the dead-letter queue) or, with cdc.mode=debezium only, "
-                            + "delete (the row its key names is deleted, as Debezium's ExtractNewRecordState "
-                            + "writes deletes by default). Empty: delete with cdc.mode=debezium, else skip.",
+                    "What a record with a null value does: skip, fail (a bad record) or, with cdc.mode=debezium, "
+                            + "delete "
+                            + "the row its key names. Empty: delete with cdc.mode=debezium, else skip.",
                     GROUP_RECORDS, 1, Width.SHORT, "Tombstones")
             .define(UNKNOWN_FIELDS_BEHAVIOR, Type.STRING, "ignore", ConfigDef.ValidString.in("ignore", "error"),
                     Importance.MEDIUM,
-                    "What a value field that no column takes does (a field the table does not have, or one naming a "
-                            + "MATERIALIZED or ALIAS column): ignore it, or error (the record is a bad record).",
+                    "What a value field no column takes does: ignore, or error (a bad record).",
                     GROUP_RECORDS, 2, Width.SHORT, "Unknown fields")
             .define(RETRY_TIMEOUT_MS, Type.LONG, 300_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
-                    "How long inserts may keep failing with retriable errors (network, timeouts, server overload; "
-                            + "see docs/operations.md for the list of ClickHouse error codes) before the task stops taking "
-                            + "new records: put() then throws Connect's RetriableException, so Connect pauses and "
-                            + "redelivers the same records later. Blocks already taken keep being retried, "
-                            + "offsets are never committed past them, and the task does not fail for a retriable "
-                            + "error. Permanent errors (authentication, missing grants, unknown table) fail the "
-                            + "task at once.",
+                    "How long inserts may fail with retriable errors before the task stops taking new records (it "
+                            + "keeps retrying, and does not fail). Permanent errors fail the task at once.",
                     GROUP_DELIVERY, 2, Width.SHORT, "Retry time budget")
             .define(RETRY_BACKOFF_MS, Type.LONG, 500L, ConfigDef.Range.between(10, 60_000), Importance.LOW,
-                    "Wait before the first retry of a failed insert; it doubles with every further attempt, up to "
-                            + "the larger of 10 s and this value, with random jitter (each wait is between half "
-                            + "and all of the current backoff).",
+                    "Wait before the first retry of a failed insert; it doubles with every further attempt, up to the "
+                            + "larger of 10 s and this value.",
                     GROUP_DELIVERY, 3, Width.SHORT, "Retry backoff")
             .define(SSL_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM,
-                    "Trust store (JKS or PKCS12 file) with the CA certificates that sign the ClickHouse server's "
-                            + "certificate, for https:// URLs. Empty: the JVM's default trust store.",
+                    "Trust store with the CA certificates of the server's certificate, for https:// URLs. Empty: the "
+                            + "JVM's default trust store.",
                     GROUP_SECURITY, 1, Width.LONG, "Trust store")
             .define(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM,
-                    "Password of the trust store. Never logged.",
+                    "Password of the trust store.",
                     GROUP_SECURITY, 2, Width.MEDIUM, "Trust store password")
             .define(SSL_TRUSTSTORE_TYPE, Type.STRING, "PKCS12", ConfigDef.CaseInsensitiveValidString.in("PKCS12", "JKS"),
                     Importance.LOW, "Type of the trust store file.",
                     GROUP_SECURITY, 3, Width.SHORT, "Trust store type")
             .define(SSL_KEYSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM,
-                    "Key store (JKS or PKCS12 file) with the client certificate and its private key, for servers "
-                            + "that require client certificates. Its first key entry is used. Empty: no client "
-                            + "certificate.",
+                    "Key store with the client certificate and its key (its first key entry), for servers that "
+                            + "require client certificates.",
                     GROUP_SECURITY, 4, Width.LONG, "Key store")
             .define(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM,
-                    "Password of the key store. Never logged.",
+                    "Password of the key store.",
                     GROUP_SECURITY, 5, Width.MEDIUM, "Key store password")
             .define(SSL_KEYSTORE_TYPE, Type.STRING, "PKCS12", ConfigDef.CaseInsensitiveValidString.in("PKCS12", "JKS"),
                     Importance.LOW, "Type of the key store file.",
                     GROUP_SECURITY, 6, Width.SHORT, "Key store type")
             .define(SSL_KEY_PASSWORD, Type.PASSWORD, null, Importance.LOW,
-                    "Password of the private key in the key store, if it differs from the key store's. Never logged.",
+                    "Password of the private key, if it differs from the key store's.",
                     GROUP_SECURITY, 7, Width.MEDIUM, "Key password")
             .define(SSL_HOSTNAME_VERIFICATION, Type.BOOLEAN, true, Importance.MEDIUM,
-                    "Check that the server certificate names the host of clickhouse.url. Turn off only for "
-                            + "servers reached by an address their certificate does not name; the certificate is "
-                            + "still checked against the trust store.",
+                    "Check that the server certificate names the host of clickhouse.url (the trust store is checked "
+                            + "either way).",
                     GROUP_SECURITY, 8, Width.SHORT, "Verify host name")
             .define(PROXY_HOST, Type.STRING, "", Importance.LOW,
-                    "HTTP proxy host to reach ClickHouse through (https:// URLs are tunnelled with CONNECT). Empty: "
-                            + "no proxy.",
+                    "HTTP proxy to reach ClickHouse through. Empty: no proxy.",
                     GROUP_SECURITY, 9, Width.MEDIUM, "Proxy host")
             .define(PROXY_PORT, Type.INT, 3128, ConfigDef.Range.between(1, 65535), Importance.LOW,
-                    "Port of the HTTP proxy given by clickhouse.proxy.host.",
+                    "Port of the HTTP proxy.",
                     GROUP_SECURITY, 10, Width.SHORT, "Proxy port")
             .define(PROXY_USER, Type.STRING, "", Importance.LOW,
-                    "User for the proxy's basic authentication, sent with each request (client-v2 does not send it "
-                            + "with CONNECT, so it works for http:// URLs only). Empty: none.",
+                    "User for the proxy's basic authentication, for http:// URLs only. Empty: none.",
                     GROUP_SECURITY, 11, Width.MEDIUM, "Proxy user")
             .define(PROXY_PASSWORD, Type.PASSWORD, "", Importance.LOW,
-                    "Password for the proxy's basic authentication. Never logged.",
+                    "Password for the proxy's basic authentication.",
                     GROUP_SECURITY, 12, Width.MEDIUM, "Proxy password")
             .define(CDC_MODE, Type.STRING, "none", ConfigDef.ValidString.in("none", "debezium"), Importance.HIGH,
-                    "none: every record is a row, appended as it is. debezium: every record value is a Debezium "
-                            + "change event (the envelope with before, after, source and op, or the flattened form "
-                            + "of Debezium's ExtractNewRecordState transform with __deleted or __op), and the target "
-                            + "tables are ReplacingMergeTree(version, is_deleted) tables whose rows "
-                            + "converge to the source table: creates, snapshot reads and updates write the after "
-                            + "image (a column holding Debezium's placeholder for an unchanged TOAST value takes "
-                            + "the row's current value), deletes the row's key and the columns of the table's "
-                            + "sorting and partition keys with the deleted column set to 1 (its other columns take "
-                            + "their defaults); tombstones delete the row their key names (tombstones.behavior); "
-                            + "the version column grows with every change of a row (PostgreSQL: source.lsn; "
-                            + "MySQL/MariaDB: binlog file, position and row; other connectors: the Kafka offset; "
-                            + "see cdc.version.*), so the latest change wins however often and in whatever order "
-                            + "records are inserted. Validation and task start refuse a table that is not a "
-                            + "ReplacingMergeTree with these columns, naming the statement that fixes it. See "
-                            + "docs/cdc.md.",
+                    "none: every record is a row, appended. debezium: every record is a Debezium change event, "
+                            + "written to ReplacingMergeTree(version, deleted) tables whose rows converge to the "
+                            + "source's.",
                     GROUP_CDC, 1, Width.SHORT, "CDC mode")
             .define(CDC_VERSION_COLUMN, Type.STRING, "_version", new NonEmpty(), Importance.MEDIUM,
-                    "cdc.mode=debezium only: the version column of the ReplacingMergeTree (its first engine "
-                            + "parameter), UInt64 (or UInt128, UInt256), filled by the connector.",
+                    "cdc.mode=debezium only: the version column (UInt64, UInt128 or UInt256), filled by the connector.",
                     GROUP_CDC, 2, Width.SHORT, "Version column")
             .define(CDC_DELETED_COLUMN, Type.STRING, "_is_deleted", new NonEmpty(), Importance.MEDIUM,
-                    "cdc.mode=debezium only: the is_deleted column of the ReplacingMergeTree (its second engine "
-                            + "parameter), UInt8, filled by the connector: 1 for a delete, else 0.",
+                    "cdc.mode=debezium only: the deleted column (UInt8), filled by the connector.",
                     GROUP_CDC, 3, Width.SHORT, "Deleted column")
             .define(CDC_TRUNCATE_BEHAVIOR, Type.STRING, "skip", ConfigDef.ValidString.in("skip", "fail"),
                     Importance.LOW,
-                    "cdc.mode=debezium only: what a truncate event (op t) does: skip (logged as a WARN naming the "
-                            + "topic, partition and offset, counted in RecordsWithoutRow; the rows of the table stay "
-                            + "in ClickHouse) or fail (it is a bad record: the task fails, or with errors.tolerance=all "
-                            + "it goes to the dead-letter queue).",
+                    "cdc.mode=debezium only: what a truncate event does: skip (a WARN; the rows stay) or fail (a bad "
+                            + "record).",
                     GROUP_CDC, 4, Width.SHORT, "Truncate events")
             .define(CDC_UNAVAILABLE_PLACEHOLDER, Type.STRING, "__debezium_unavailable_value", new NonEmpty(),
                     Importance.LOW,
-                    "cdc.mode=debezium only: the value Debezium writes for an unchanged TOAST column it did not "
-                            + "receive (its unavailable.value.placeholder; for bytes columns its bytes, also in "
-                            + "base64 or hex with binary.handling.mode). The connector fills such a column from "
-                            + "the row's current value (in a block not yet inserted, in the task's cache of "
-                            + "inserted rows, " + CDC_ROW_CACHE_BYTES + ", or in ClickHouse); a row it cannot find "
-                            + "is a bad record. Set it to the source connector's value.",
+                    "cdc.mode=debezium only: the value Debezium writes for an unchanged TOAST column (its "
+                            + "unavailable.value.placeholder). Set it to the source connector's value.",
                     GROUP_CDC, 8, Width.MEDIUM, "Unavailable value placeholder")
             .define(CDC_VERSION_BITS, Type.INT, 64, new VersionBitsValidator(), Importance.LOW,
-                    "cdc.mode=debezium only: the width of the versions the connector writes. 64: a UInt64 version "
-                            + "column (or wider) takes them; positions beyond 64 bits (a binlog file index of 2^15 "
-                            + "or more, a binlog position of 2^32 or more, more than 4,095 rows in one binlog event, "
-                            + "an LSN or Kafka offset of 2^59 or more) are bad records naming this key. 128: the "
-                            + "version column must be UInt128 or UInt256; no real position is out of reach. Every "
-                            + "128-bit version is above every 64-bit one, so a table can switch from 64 to 128 (ALTER "
-                            + "TABLE ... MODIFY COLUMN <version column> UInt128 first), never back.",
+                    "cdc.mode=debezium only: the width of the versions, 64 (a UInt64 version column) or 128 (UInt128 "
+                            + "or "
+                            + "UInt256). A table can switch from 64 to 128, never back.",
                     GROUP_CDC, 5, Width.SHORT, "Version width")
             .define(CDC_VERSION_EPOCH, Type.INT, 0, ConfigDef.Range.between(0, CDC_VERSION_MAX_EPOCH),
                     Importance.LOW,
-                    "cdc.mode=debezium only: the epoch of the versions, in their high bits: every version of "
-                            + "epoch e+1 is above every version of epoch e. Raise it by one when the source log "
-                            + "restarts at lower positions (a MySQL/MariaDB failover to a server with a lower binlog "
-                            + "index, PostgreSQL moved to a new cluster, a re-created topic under the Kafka-offset "
-                            + "rule), after the connector has consumed every record of the old log; otherwise every "
-                            + "later change of an existing row loses to its older version. For single topics: "
-                            + CDC_VERSION_EPOCH_MAP + ". 0 to " + CDC_VERSION_MAX_EPOCH + ".",
+                    "cdc.mode=debezium only: the epoch of the versions, 0 to "
+                            + CDC_VERSION_MAX_EPOCH
+                            + ". Raise it by one when the source log "
+                            + "restarts at lower positions.",
                     GROUP_CDC, 6, Width.SHORT, "Version epoch")
             .define(CDC_VERSION_EPOCH_MAP, Type.STRING, "", new EpochMapValidator(), Importance.LOW,
-                    "cdc.mode=debezium only: the epoch of single topics, comma-separated 'topic:epoch' pairs "
-                            + "(epoch 0 to " + CDC_VERSION_MAX_EPOCH + "), e.g. 'srv.app.orders:1'; other topics "
-                            + "take " + CDC_VERSION_EPOCH + ". Give every topic routed to one table the same epoch.",
+                    "cdc.mode=debezium only: the epochs of single topics, comma-separated 'topic:epoch' pairs; other "
+                            + "topics take "
+                            + CDC_VERSION_EPOCH
+                            + ".",
                     GROUP_CDC, 7, Width.LONG, "Version epoch per topic")
             .define(CDC_ROW_CACHE_BYTES, Type.LONG, 32L * 1024 * 1024, ConfigDef.Range.atLeast(0), Importance.LOW,
-                    "cdc.mode=debezium only: the bound of each task's cache of the rows it wrote and saw inserted "
-                            + "(the latest row of each key, least recently used out first; of each row only the "
-                            + "columns a placeholder, delete or tombstone can ask for, counted as the heap it keeps: "
-                            + "those values, its key and about 150 bytes of the cache's own). An unchanged "
-                            + "TOAST value, a delete or a tombstone whose row is neither in a block not yet inserted "
-                            + "nor here makes the task read the table (one query per table and batch, in put()). "
-                            + "All changes of a key come through one partition, so the cached row is the key's "
-                            + "latest while the task owns it; the cache is emptied when partitions are revoked and "
-                            + "starts empty. It is memory on top of " + BUFFER_MAX_BYTES + ": a task holds up to "
-                            + BUFFER_MAX_BYTES + " plus this. The default holds about 54,000 rows whose TOASTed column holds 250 characters (an integer key). 0: "
-                            + "no cache (every such change whose row is not pending reads the table). See "
-                            + "docs/cdc.md.",
+                    "cdc.mode=debezium only: the bound of each task's cache of the rows it wrote, memory on top of "
+                            + BUFFER_MAX_BYTES
+                            + ". 0: no cache.",
                     GROUP_CDC, 9, Width.SHORT, "Row cache bytes")
             .define(CDC_READ_POLLS, Type.INT, 8, ConfigDef.Range.between(1, 64), Importance.LOW,
-                    "cdc.mode=debezium only: how many polls one read of current rows may serve. A poll whose "
-                            + "changes need rows that are neither in a block not yet inserted nor in the cache ("
-                            + CDC_ROW_CACHE_BYTES + ") is held, not yet appended and its offsets not committed, "
-                            + "until this many polls are held, a poll brings nothing or the first was held for "
-                            + "500 ms; then one query per table reads the keys of all of them. A read costs about the "
-                            + "same for one key as for a hundred (ClickHouse reads a granule per key and part), so "
-                            + "fewer, larger reads cost less. 1: every poll reads at once.",
+                    "cdc.mode=debezium only: how many polls one read of current rows from ClickHouse may serve. 1: "
+                            + "every poll reads at once.",
                     GROUP_CDC, 10, Width.SHORT, "Polls per read")
             .define(CDC_NULL_DEFAULTS, Type.STRING, CdcNullDefaults.REFUSE.configValue(),
                     ConfigDef.ValidString.in(CdcNullDefaults.REFUSE.configValue(),
                             CdcNullDefaults.ALLOW.configValue()), Importance.LOW,
-                    "cdc.mode=debezium only: whether the connector runs with a value converter that writes a "
-                            + "field's schema default where a change event has null, so that a column set to NULL "
-                            + "in the source lands as its default. refuse: validation and task start refuse "
-                            + "value.converter=org.apache.kafka.connect.json.JsonConverter unless "
-                            + "value.converter.replace.null.with.default=false, and "
-                            + "value.converter=io.chsink.connect.convert.JsonEnvelopeConverter with "
-                            + "value.converter.replace.null.with.default=true (without that key it reads a change "
-                            + "event's nulls as nulls), naming the key to set. allow: such a converter is accepted "
-                            + "and the task logs a WARN at start. A value.converter set on the worker rather than "
-                            + "the connector cannot be checked: the task logs a WARN at start. See docs/cdc.md.",
+                    "cdc.mode=debezium only: refuse (validation and task start refuse a value converter that writes a "
+                            + "field's default where a change event has null), or allow (a WARN at start).",
                     GROUP_CDC, 11, Width.SHORT, "Nulls with defaults")
             .define(CDC_KEY_CHANGE_WAIT_MS, Type.LONG, CDC_KEY_CHANGE_WAIT_MS_DEFAULT, ConfigDef.Range.atLeast(0),
                     Importance.LOW,
-                    "cdc.mode=debezium only: how long the create of a primary-key change whose unchanged TOAST "
-                            + "values arrive as Debezium's placeholder waits for the delete of its old key (another "
-                            + "partition, maybe another task) to reach the table; the delete carries those values. "
-                            + "Meanwhile the create's partition is read again from it and not committed past it. "
-                            + "Then the create is a bad record naming the old key. See docs/cdc.md.",
+                    "cdc.mode=debezium only: how long a primary-key change with unchanged TOAST values waits for the "
+                            + "delete of its old key to reach the table, before it is a bad record.",
                     GROUP_CDC, 12, Width.SHORT, "Key change wait (ms)");
 
     private final Map<String, String> settings;

@@ -162,10 +162,10 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
     }
 
     private static final String REPLACE_NULL_DOC = "Whether a null or absent field that has a default in its "
-            + "schema reads as that default (true) or as null (false). Not set: Debezium change events (a value "
-            + "schema that is a struct named *.Envelope with the fields before, after and op) read their nulls as "
-            + "nulls, so that a column set to NULL in the source stays NULL; every other record reads the default, "
-            + "as JsonConverter does. Set explicitly, it applies to every record.";
+            + "schema reads as that default (true) or as null (false), for every record. Not set: Debezium change "
+            + "events (a value schema that is a struct named *.Envelope with the fields before, after and op) read "
+            + "their nulls as nulls, so that a column set to NULL in the source stays NULL, and every other record "
+            + "reads the default, as JsonConverter does.";
 
     /** Logs what this converter read (Connect closes a task's converters when the task stops). */
     @Override

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The user's documentation (README.md and docs/*.md) stays true to the repository: every relative link and
- * {@code #anchor} resolves, the configuration page lists exactly the keys of the code's ConfigDefs, every
- * {@code mvn} command names profiles, properties and modules that exist, and the README stays short.
+ * {@code #anchor} resolves, every link to the troubleshooting page names an entry, the configuration page lists
+ * exactly the keys of the code's ConfigDefs, every {@code mvn} command names profiles, properties and modules that
+ * exist, and the README stays short. It holds no history: commit hashes, run dates and the names of test classes
+ * belong to docs/benchmarks.md and CHANGELOG.md only; and docs/ stays small enough to read.
  */
 class DocsTest {
     private static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
@@ -37,6 +39,19 @@ class DocsTest {
     /** Properties of Maven and its plugins the docs may pass; every other -D must be read by this build. */
     private static final Set<String> MAVEN_PROPERTIES = Set.of("test", "surefire.failIfNoSpecifiedTests", "skipTests",
             "maven.test.skip", "it.test", "skipITs");
+    /** The page that holds figures with their date, machine, commit and command; exempt from the history checks. */
+    private static final String BENCHMARKS = "benchmarks.md";
+    /** docs/*.md but the benchmarks page, in bytes, at most. */
+    private static final long DOCS_BUDGET = 250_000;
+    /** 7 to 40 lower-case hex digits, as git abbreviates a commit (tested for a digit and a letter apart). */
+    private static final Pattern HEX = Pattern.compile("\\b[0-9a-f]{7,40}\\b");
+    private static final Pattern UUID = Pattern.compile(
+            "\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b");
+    /** A date of this century (data examples and type ranges in code spans, or beyond 2099, are not run dates). */
+    private static final Pattern DATE = Pattern.compile("\\b20\\d\\d-[01]\\d-[0-3]\\d\\b");
+    /** A time of day in UTC, but the end of a range given with its date (such as DateTime's, up to 2106). */
+    private static final Pattern UTC_TIME = Pattern.compile(
+            "(?<![\\d:])(?<!\\d{4}-\\d\\d-\\d\\d[ T])\\d{1,2}:\\d\\d(:\\d\\d)?\\s?UTC\\b");
 
     @Test
     void everyRelativeLinkAndAnchorResolves() {
@@ -58,6 +73,132 @@ class DocsTest {
             }
         }
         assertEquals(List.of(), broken, "broken links");
+    }
+
+    @Test
+    void noCommitDateOrTestNameOutsideTheBenchmarksPage() {
+        Set<String> tests = testClassNames();
+        assertTrue(tests.size() > 20, "found only " + tests.size() + " test classes: is the scan broken?");
+        Pattern testName = Pattern.compile("\\b(" + String.join("|", tests) + ")\\b");
+        List<String> found = new ArrayList<>();
+        for (Path page : pages()) {
+            if (page.getFileName().toString().equals(BENCHMARKS)) {
+                continue;
+            }
+            String[] lines = read(page).split("\n", -1);
+            StringBuilder prose = new StringBuilder(); // the lines outside code blocks, others left empty
+            boolean fenced = false;
+            for (int i = 0; i < lines.length; i++) {
+                String line = lines[i];
+                String where = ROOT.relativize(page) + ":" + (i + 1) + ": ";
+                boolean fence = line.trim().startsWith("```");
+                fenced ^= fence;
+                Matcher m = testName.matcher(line);
+                while (m.find()) {
+                    found.add(where + "test class `" + m.group() + "`");
+                }
+                if (fenced || fence) {
+                    prose.append('\n');
+                    continue; // commands, logs and data: a hash or a date there is not history
+                }
+                for (String hash : commitHashes(line)) {
+                    found.add(where + "commit hash `" + hash + "`");
+                }
+                prose.append(line).append('\n');
+            }
+            // Dates in prose, outside code spans (which hold data, and may run over a line break).
+            Matcher span = Pattern.compile("`[^`]*`").matcher(prose);
+            StringBuilder text = new StringBuilder(prose);
+            while (span.find()) {
+                for (int j = span.start(); j < span.end(); j++) {
+                    if (text.charAt(j) != '\n') {
+                        text.setCharAt(j, ' ');
+                    }
+                }
+            }
+            for (Pattern p : List.of(DATE, UTC_TIME)) {
+                Matcher m = p.matcher(text);
+                while (m.find()) {
+                    int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+                    found.add(ROOT.relativize(page) + ":" + line + ": run date `" + m.group() + "`");
+                }
+            }
+        }
+        assertEquals(List.of(), found, "history in the user's pages: figures go to docs/" + BENCHMARKS + " (with "
+                + "their date, machine, commit and command), history to CHANGELOG.md; state the behaviour instead");
+    }
+
+    /** What looks like an abbreviated commit: 7 to 40 hex digits, with a digit and a letter, not in a UUID. */
+    static List<String> commitHashes(String line) {
+        List<String> out = new ArrayList<>();
+        Matcher m = HEX.matcher(UUID.matcher(line).replaceAll(""));
+        while (m.find()) {
+            if (m.group().matches(".*[0-9].*") && m.group().matches(".*[a-f].*")) {
+                out.add(m.group());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void historyIsFoundWhereItHides() {
+        assertEquals(List.of("926dd99"), commitHashes("(commit 926dd99, this project's)"));
+        assertEquals(List.of(), commitHashes("1000000 rows, a decade, 0x7fffffff, 123e4567-e89b-12d3-a456-426614174000"));
+        assertTrue(DATE.matcher("run on 2026-12-05 on").find());
+        assertTrue(!DATE.matcher("Date32 (1900-01-01 to 2299-12-31)").find());
+        assertTrue(UTC_TIME.matcher("at 10:15 UTC").find());
+        assertTrue(!UTC_TIME.matcher("up to 2106-02-07 06:28:15 UTC").find());
+    }
+
+    @Test
+    void everyLinkToTroubleshootingNamesAnEntry() {
+        List<String> bare = new ArrayList<>();
+        for (Path page : pages()) {
+            for (String target : links(read(page))) {
+                String file = target.replaceFirst("#.*", "");
+                if (file.endsWith("troubleshooting.md") && !target.matches(".*#.+")) {
+                    bare.add(ROOT.relativize(page) + ": (" + target + ")");
+                }
+            }
+        }
+        assertEquals(List.of(), bare, "links to docs/troubleshooting.md without an #anchor: link the entry the "
+                + "reader needs");
+    }
+
+    @Test
+    void theDocsStaySmall() {
+        long total = 0;
+        List<String> sizes = new ArrayList<>();
+        for (Path page : pages()) {
+            String name = page.getFileName().toString();
+            if (page.getParent().equals(ROOT.resolve("docs")) && !name.equals(BENCHMARKS)) {
+                long bytes = read(page).getBytes(StandardCharsets.UTF_8).length;
+                total += bytes;
+                sizes.add("docs/" + name + " " + bytes);
+            }
+        }
+        assertTrue(total < DOCS_BUDGET, "docs/*.md but " + BENCHMARKS + " hold " + total + " bytes; the limit is "
+                + DOCS_BUDGET + " (cut repetition, history and internals): " + String.join(", ", sizes));
+    }
+
+    /**
+     * The simple names of the classes under every module's src/test/java, but those a class under src/main/java
+     * shares, and single words (such as "Mentions") that prose uses as words.
+     */
+    private static Set<String> testClassNames() {
+        Set<String> main = new TreeSet<>();
+        Set<String> tests = new TreeSet<>();
+        for (Path p : files(f -> f.toString().endsWith(".java"))) {
+            String name = p.getFileName().toString().replaceFirst("\\.java$", "");
+            String path = p.toString().replace('\\', '/');
+            if (path.contains("/src/main/java/")) {
+                main.add(name);
+            } else if (path.contains("/src/test/java/") && name.matches("[A-Z][a-z0-9]+[A-Z]\\w*")) {
+                tests.add(name);
+            }
+        }
+        tests.removeAll(main);
+        return tests;
     }
 
     @Test

@@ -57,24 +57,24 @@ public final class AvroConverterConfig extends AbstractConfig {
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(URL, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, "Comma-separated URLs of the schema "
-                    + "registry (Confluent REST API), tried in turn. User information in a URL (http://user:password@host) "
-                    + "is used with basic.auth.credentials.source=URL and never logged.")
+                    + "registry, tried in turn. User information in a URL (http://user:password@host) is used with "
+                    + "basic.auth.credentials.source=URL.")
             .define(BASIC_AUTH_SOURCE, Type.STRING, "URL", ConfigDef.CaseInsensitiveValidString.in("URL", "USER_INFO"),
-                    Importance.MEDIUM, "Where basic authentication credentials come from: URL (the user information of "
+                    Importance.MEDIUM, "Where basic authentication credentials come from: URL (those of "
                     + "schema.registry.url) or USER_INFO (basic.auth.user.info).")
             .define(USER_INFO, Type.PASSWORD, "", Importance.MEDIUM, "user:password for basic authentication with "
-                    + "basic.auth.credentials.source=USER_INFO. Never logged.")
+                    + "basic.auth.credentials.source=USER_INFO.")
             .define(USER_INFO_OLD, Type.PASSWORD, "", Importance.LOW, "Deprecated name of basic.auth.user.info.")
             .define(BEARER_SOURCE, Type.STRING, "STATIC_TOKEN", ConfigDef.CaseInsensitiveValidString.in("STATIC_TOKEN"),
                     Importance.LOW, "Where the bearer token comes from: STATIC_TOKEN (bearer.auth.token).")
-            .define(BEARER_TOKEN, Type.PASSWORD, "", Importance.MEDIUM, "A bearer token sent as "
-                    + "'Authorization: Bearer ...' (instead of basic authentication). Never logged.")
+            .define(BEARER_TOKEN, Type.PASSWORD, "", Importance.MEDIUM, "A bearer token, sent instead of "
+                    + "basic authentication.")
             .define(CONNECT_TIMEOUT, Type.INT, 60000, ConfigDef.Range.atLeast(0), Importance.LOW,
                     "Timeout for connecting to the registry.")
             .define(READ_TIMEOUT, Type.INT, 60000, ConfigDef.Range.atLeast(0), Importance.LOW,
                     "Timeout for reading the registry's answer.")
             .define(MAX_RETRIES, Type.INT, 3, ConfigDef.Range.atLeast(0), Importance.LOW, "Retries of a registry "
-                    + "request after a connection error, a timeout, or a 408, 429 or 5xx answer (each retry tries every URL).")
+                    + "request after a connection error, a timeout, or a 408, 429 or 5xx answer.")
             .define(RETRIES_WAIT, Type.LONG, 1000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                     "Wait before the first retry; it doubles with every further one (with jitter).")
             .define(RETRIES_MAX_WAIT, Type.LONG, 20000L, ConfigDef.Range.atLeast(0), Importance.LOW,
@@ -90,14 +90,14 @@ public final class AvroConverterConfig extends AbstractConfig {
                     + "that type; false: as a union Struct of one field (as Confluent's AvroData).")
             .define(TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, "Trust store for https:// registry URLs. "
                     + "Empty: the JVM's default trust store.")
-            .define(TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "Password of the trust store. Never logged.")
+            .define(TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "Password of the trust store.")
             .define(TRUSTSTORE_TYPE, Type.STRING, "JKS", Importance.LOW, "Type of the trust store (JKS, PKCS12).")
             .define(KEYSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, "Key store with a client certificate for "
                     + "registries that require one.")
-            .define(KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "Password of the key store. Never logged.")
+            .define(KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, "Password of the key store.")
             .define(KEYSTORE_TYPE, Type.STRING, "JKS", Importance.LOW, "Type of the key store (JKS, PKCS12).")
             .define(KEY_PASSWORD, Type.PASSWORD, null, Importance.LOW, "Password of the private key, if it differs "
-                    + "from the key store's. Never logged.")
+                    + "from the key store's.")
             .define(ENDPOINT_IDENTIFICATION, Type.STRING, "https", Importance.LOW, "'https' checks that the registry's "
                     + "certificate names its host; empty turns the check off.")
             .define(SSL_PROTOCOL, Type.STRING, "TLSv1.3", Importance.LOW, "The TLS protocol of the SSLContext.");
