@@ -181,10 +181,14 @@ class PackagingTest {
     @Test
     void docAndEtcShipTheReadmeTheDocsTheLicenseAndTheExampleConfigs() throws IOException {
         Path dir = component();
-        assertEquals(List.of("LICENSE", "README.md", "THIRD-PARTY.txt", "docs"), names(dir.resolve("doc")));
-        List<String> pages = names(Paths.get(System.getProperty("chsink.config.dir")).resolveSibling("docs"));
-        pages.removeIf(n -> !n.endsWith(".md") && !n.endsWith(".svg"));
+        assertEquals(List.of("CHANGELOG.md", "CONTRIBUTING.md", "LICENSE", "README.md", "THIRD-PARTY.txt", "docs"),
+                names(dir.resolve("doc")));
+        Path docs = Paths.get(System.getProperty("chsink.config.dir")).resolveSibling("docs");
+        List<String> pages = names(docs);
+        pages.removeIf(n -> !n.endsWith(".md") && !n.endsWith(".svg") && !n.equals("charts"));
         assertEquals(pages, names(dir.resolve("doc").resolve("docs")), "doc/docs/ ships every page of docs/");
+        assertEquals(names(docs.resolve("charts")), names(dir.resolve("doc").resolve("docs").resolve("charts")),
+                "and the benchmarks page's charts");
         List<String> etc = names(dir.resolve("etc"));
         List<String> config = names(Paths.get(System.getProperty("chsink.config.dir")));
         assertEquals(config, etc);
