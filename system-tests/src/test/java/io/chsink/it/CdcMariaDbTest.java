@@ -311,7 +311,10 @@ class CdcMariaDbTest {
                 streamed++;
                 streamedPositions.add(topic + "\t" + key + "\t" + src.path("file").asText() + "\t"
                         + src.path("pos").asLong() + "\t" + src.path("row").asLong());
-                if (!snap.equals("false") || src.path("server_id").asInt() != MariaDbServer.SERVER_ID) {
+                // A streamed event leaves source.snapshot unset: null in the topic with the example's
+                // value.converter.replace.null.with.default=false (JsonConverter would write the field's default "false").
+                boolean notSnapshot = snap.equals("false") || src.path("snapshot").isNull();
+                if (!notSnapshot || src.path("server_id").asInt() != MariaDbServer.SERVER_ID) {
                     problems.add("streamed row: " + src);
                 }
                 if (src.path("row").asLong() > 0) {

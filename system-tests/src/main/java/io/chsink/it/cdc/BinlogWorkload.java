@@ -227,23 +227,15 @@ public final class BinlogWorkload {
     }
 
     /**
-     * Debezium's MySQL source connector for these tables: an initial snapshot, then the binlog from the snapshot's
-     * position, as replica {@code serverId}; the schema history in its own topic; decimals precise; JSON with schemas.
+     * The binlog source connector for these tables: config/debezium-mariadb-source.json (an initial snapshot, then the
+     * binlog from the snapshot's position; decimals precise; JSON with schemas) run as Debezium's MySQL connector, with
+     * this stack's server, replica {@code serverId}, its own topic prefix and schema history topic, and topics created
+     * with {@code partitions} partitions.
      */
     public Map<String, String> debeziumConfig(String topicPrefix, String bootstrapServers, int serverId, int partitions) {
-        Map<String, String> c = DebeziumSource.common("io.debezium.connector.mysql.MySqlConnector", db.host(),
-                db.port(), MariaDbServer.CDC_USER, MariaDbServer.CDC_PASSWORD);
-        c.put("database.server.id", String.valueOf(serverId));
-        c.put("topic.prefix", topicPrefix);
-        c.put("database.include.list", MariaDbServer.DATABASE);
-        c.put("table.include.list", tables.stream().map(t -> MariaDbServer.DATABASE + "." + t.name)
-                .collect(Collectors.joining(",")));
-        c.put("snapshot.mode", "initial");
-        c.put("include.schema.changes", "false");
-        c.put("schema.history.internal.kafka.bootstrap.servers", bootstrapServers);
-        c.put("schema.history.internal.kafka.topic", topicPrefix + ".schema-history");
-        DebeziumSource.jsonTopics(c, partitions);
-        return c;
+        return DebeziumSource.partitions(DebeziumSource.mariadb(db, topicPrefix, tables.stream()
+                .map(t -> MariaDbServer.DATABASE + "." + t.name).collect(Collectors.joining(",")), bootstrapServers,
+                serverId), partitions);
     }
 
     /** Inserts {@code rowsPerTable} rows into each table, in one transaction (before the connector starts). */

@@ -116,16 +116,14 @@ public final class CdcWorkload {
     }
 
     /**
-     * The Debezium PostgreSQL source connector's configuration for these tables: pgoutput, its own slot and filtered
-     * publication, an initial snapshot, JSON with schemas, truncate events included, topics created with
-     * {@code partitions} partitions.
+     * The Debezium PostgreSQL source connector's configuration for these tables: config/debezium-postgres-source.json
+     * (pgoutput, a filtered publication, an initial snapshot, truncate events included, JSON with schemas) with this
+     * stack's server, its own slot, publication and topic prefix, and topics created with {@code partitions}
+     * partitions.
      */
     public Map<String, String> debeziumConfig(String topicPrefix, int partitions) {
-        Map<String, String> c = DebeziumSource.postgres(pg, topicPrefix, tables.stream().map(t -> "public." + t.name)
-                .collect(Collectors.joining(",")), "initial");
-        c.put("skipped.operations", "none"); // Debezium skips truncates by default
-        DebeziumSource.jsonTopics(c, partitions);
-        return c;
+        return DebeziumSource.partitions(DebeziumSource.postgres(pg, topicPrefix, tables.stream()
+                .map(t -> "public." + t.name).collect(Collectors.joining(","))), partitions);
     }
 
     /** Inserts {@code rowsPerTable} rows into each table (before the connector starts: its snapshot). */

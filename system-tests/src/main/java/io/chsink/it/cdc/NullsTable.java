@@ -66,14 +66,11 @@ public final class NullsTable {
     }
 
     /**
-     * The Debezium PostgreSQL source for this table: an initial snapshot, JSON with schemas, one partition, and
-     * {@code value.converter.replace.null.with.default=false} so that the topic holds the NULLs.
+     * The Debezium PostgreSQL source for this table: config/debezium-postgres-source.json (an initial snapshot, and
+     * {@code value.converter.replace.null.with.default=false} so that the topic holds the NULLs), one partition.
      */
     public Map<String, String> debeziumConfig() {
-        Map<String, String> c = DebeziumSource.postgres(pg, prefix, "public." + name, "initial");
-        c.put("value.converter.replace.null.with.default", "false");
-        DebeziumSource.jsonTopics(c, 1);
-        return c;
+        return DebeziumSource.partitions(DebeziumSource.postgres(pg, prefix, "public." + name), 1);
     }
 
     private void sql(String... statements) {

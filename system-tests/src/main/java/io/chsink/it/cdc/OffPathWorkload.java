@@ -153,16 +153,14 @@ public final class OffPathWorkload {
     }
 
     /**
-     * The Debezium PostgreSQL source for all tables: pgoutput, its own slot and filtered publication,
-     * snapshot.mode=no_data (only changes from its start), JSON with schemas and
-     * {@code value.converter.replace.null.with.default=false} (else Kafka's JsonConverter writes a column's default
-     * where its value is NULL, and the topic itself loses the NULL).
+     * The Debezium PostgreSQL source for all tables: config/debezium-postgres-source.json (its
+     * {@code value.converter.replace.null.with.default=false} keeps the NULLs in the topic) with its own slot and
+     * publication, and snapshot.mode=no_data (only changes from its start).
      */
     public Map<String, String> debeziumConfig() {
         Map<String, String> c = DebeziumSource.postgres(pg, prefix, tables().stream().map(t -> "public." + t.name)
-                .collect(Collectors.joining(",")), "no_data");
-        c.put("value.converter.replace.null.with.default", "false");
-        DebeziumSource.jsonTopics(c, 3);
+                .collect(Collectors.joining(",")));
+        c.put("snapshot.mode", "no_data");
         return c;
     }
 

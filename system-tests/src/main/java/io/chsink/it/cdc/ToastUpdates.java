@@ -45,11 +45,9 @@ public final class ToastUpdates {
         }
     }
 
-    /** Debezium's PostgreSQL connector for the table: a snapshot, then the stream; JSON with schemas, 3 partitions. */
+    /** Debezium's PostgreSQL connector for the table (config/debezium-postgres-source.json): a snapshot, then the stream. */
     public Map<String, String> debeziumConfig() {
-        Map<String, String> c = DebeziumSource.postgres(pg, prefix, "public." + table, "initial");
-        DebeziumSource.jsonTopics(c, 3);
-        return c;
+        return DebeziumSource.postgres(pg, prefix, "public." + table);
     }
 
     /** The ClickHouse twin in {@code database}. */
