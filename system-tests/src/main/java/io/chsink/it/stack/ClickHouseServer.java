@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * if it was created here. The log ({@code clickhouse.log} in the work dir) is appended across restarts. The user is
  * {@code default} without password; {@link Builder#withUser} adds password users. Timezone is UTC. With
  * {@link Builder#zookeeper} it has a Keeper (KeeperMap tables); {@link Builder#cluster} defines a cluster of
- * servers for Distributed tables.
+ * servers for Distributed tables, this server among them, {@link Builder#clusterOf} one of other servers only.
  */
 public final class ClickHouseServer implements AutoCloseable {
     /** System property: the directory under which data dirs are created when none is given (default /dev/shm). */
@@ -92,6 +92,8 @@ public final class ClickHouseServer implements AutoCloseable {
         private String zookeeper;
         private boolean queryLog = Boolean.getBoolean(QUERY_LOG_PROPERTY);
         private final Map<String, List<ClickHouseServer>> clusters = new LinkedHashMap<>();
+        /** The clusters of {@link #clusters} that end with a shard for this server itself. */
+        private final Set<String> clustersWithSelf = new java.util.HashSet<>();
         private final Map<String, String> profileSettings = new LinkedHashMap<>();
 
         private Builder(Path workDir) {
@@ -163,15 +165,35 @@ public final class ClickHouseServer implements AutoCloseable {
          * one for this server itself. The given servers must be started (their ports are known then).
          */
         public Builder cluster(String name, ClickHouseServer... others) {
+            return cluster(name, true, others);
+        }
+
+        /**
+         * A cluster in {@code remote_servers} whose shards are the given servers only, in order (shard 1 is the first,
+         * each of weight 1): this server is its initiator, not one of its shards. The given servers must be started.
+         */
+        public Builder clusterOf(String name, ClickHouseServer... shards) {
+            if (shards.length == 0) {
+                throw new IllegalArgumentException("cluster " + name + " without shards");
+            }
+            return cluster(name, false, shards);
+        }
+
+        private Builder cluster(String name, boolean withSelf, ClickHouseServer... servers) {
             if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw new IllegalArgumentException("cluster name must be a plain identifier: " + name);
             }
-            for (ClickHouseServer s : others) {
+            for (ClickHouseServer s : servers) {
                 if (s.tcpPort() < 0) {
                     throw new IllegalArgumentException("cluster " + name + ": a server without a known TCP port");
                 }
             }
-            clusters.put(name, List.of(others));
+            clusters.put(name, List.of(servers));
+            if (withSelf) {
+                clustersWithSelf.add(name);
+            } else {
+                clustersWithSelf.remove(name);
+            }
             return this;
         }
 
@@ -453,7 +475,10 @@ public final class ClickHouseServer implements AutoCloseable {
         embedded.clusters.forEach((name, others) -> {
             remote.append("    <").append(name).append(">");
             others.forEach(s -> remote.append(shard(s.tcpPort())));
-            remote.append(shard(tcpPort)).append("</").append(name).append(">\n");
+            if (embedded.clustersWithSelf.contains(name)) {
+                remote.append(shard(tcpPort));
+            }
+            remote.append("</").append(name).append(">\n");
         });
         Path config = embedded.workDir.resolve("clickhouse-config.xml");
         Files.writeString(config, "<clickhouse>\n  <timezone>UTC</timezone>\n  <logger><console>1</console></logger>\n"

@@ -1,0 +1,130 @@
+package io.chsink.it;
+
+import io.chsink.it.stack.ClickHouseServer;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * SIGKILLs of a {@link ShardedTable}'s servers while the connector inserts into it, each aimed at an insert seen
+ * running on a shard, and restarts on the same data dir and ports. While a kill aims, the aimed-at shards' local
+ * tables hold a CHECK constraint that sleeps {@value #SLOW_SECONDS} s per inserted block before the block is written
+ * (measured: a shard SIGKILLed in that sleep has not committed the block, while the other shard, without the
+ * constraint, has committed its part of the same insert): an insert seen running is still running at the kill, and
+ * a kill of shard 2 comes after shard 1's commit of the same block and before shard 2's.
+ */
+final class ClusterFaults {
+    private static final String SLOW_SECONDS = "0.5";
+    private static final String SLOW = "chsink_slow_insert";
+
+    /**
+     * A kill: the insert it met, as the shard listed it just before the SIGKILL ({@code initialQueryId} is the
+     * initiator's query of the insert, {@code token} its deduplication token, empty if none); null fields when
+     * no insert ran within the aim.
+     */
+    record Kill(String target, String initialQueryId, String token, int shard, String what) {
+        boolean hit() {
+            return initialQueryId != null;
+        }
+    }
+
+    private final ShardedTable table;
+    private final Duration aim;
+
+    ClusterFaults(ShardedTable table, Duration aim) {
+        this.table = table;
+        this.aim = aim;
+    }
+
+    /**
+     * Kills shard {@code shard} while an insert into its local table runs there, after the other shards are done
+     * with the same insert (their part committed or failed); starts it again after {@code down}.
+     */
+    Kill killShardMidInsert(int shard, Duration down) throws InterruptedException {
+        ClickHouseServer s = table.cluster.shard(shard);
+        slow(shard, true);
+        String[] seen;
+        try {
+            seen = awaitInsert(List.of(shard));
+            if (seen != null) {
+                awaitOtherShardsDone(shard, seen[1]);
+            }
+            s.kill();
+        } catch (RuntimeException e) {
+            slow(shard, false);
+            throw e;
+        }
+        Thread.sleep(down.toMillis());
+        s.start();
+        slow(shard, false);
+        String target = "shard " + shard + " (" + table.cluster.address(shard) + ")";
+        return seen == null ? new Kill(target, null, null, shard, "MISSED: no insert on " + target + " within " + aim)
+                : new Kill(target, seen[1], seen[2], shard, "SIGKILL of " + target + " during " + seen[3]);
+    }
+
+    /** Kills the initiator while a shard runs an insert of it into the local table; starts it again after {@code down}. */
+    Kill killInitiatorMidInsert(Duration down) throws InterruptedException {
+        List<Integer> all = java.util.stream.IntStream.rangeClosed(1, table.cluster.shardCount()).boxed().toList();
+        all.forEach(i -> slow(i, true));
+        String[] seen;
+        try {
+            seen = awaitInsert(all);
+            table.initiator().kill();
+            Thread.sleep(down.toMillis());
+            table.initiator().start();
+        } finally {
+            all.forEach(i -> slow(i, false));
+        }
+        String target = "the initiator";
+        return seen == null ? new Kill(target, null, null, 0, "MISSED: no insert on a shard within " + aim)
+                : new Kill(target, seen[1], seen[2], Integer.parseInt(seen[0]), "SIGKILL of " + target + " during "
+                        + seen[3]);
+    }
+
+    /** Adds or drops the sleeping constraint on shard {@code shard}'s local table. */
+    private void slow(int shard, boolean on) {
+        table.cluster.shard(shard).exec("ALTER TABLE " + table.quotedLocal() + (on
+                ? " ADD CONSTRAINT IF NOT EXISTS `" + SLOW + "` CHECK sleep(" + SLOW_SECONDS + ") = 0"
+                : " DROP CONSTRAINT IF EXISTS `" + SLOW + "`"));
+    }
+
+    /**
+     * Polls the shards for an insert into the local table; returns {shard, initial query id, token, description} of
+     * the first seen, or null when none ran within the aim.
+     */
+    private String[] awaitInsert(List<Integer> shards) throws InterruptedException {
+        long deadline = System.nanoTime() + aim.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (int shard : shards) {
+                String tsv = inserts(shard);
+                if (!tsv.isEmpty()) {
+                    String[] f = tsv.split("\n")[0].split("\t", -1);
+                    return new String[] {String.valueOf(shard), f[1], f[2], "insert " + f[0] + " of initiator query "
+                            + f[1] + " (token " + f[2] + ") running on shard " + shard + " for " + f[3] + " ms"};
+                }
+            }
+            Thread.sleep(3);
+        }
+        return null;
+    }
+
+    /** Waits (up to 5 s) until no shard but {@code shard} lists an insert of initiator query {@code initialQueryId}. */
+    private void awaitOtherShardsDone(int shard, String initialQueryId) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        for (int other = 1; other <= table.cluster.shardCount(); other++) {
+            while (other != shard && inserts(other).contains(initialQueryId) && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+        }
+    }
+
+    /** TSV of the inserts into the local table running on {@code shard}: query id, initial query id, token, ms. */
+    private String inserts(int shard) {
+        try {
+            return table.cluster.shard(shard).query("SELECT query_id, initial_query_id, "
+                    + "Settings['insert_deduplication_token'], round(elapsed * 1000) FROM system.processes "
+                    + "WHERE query_kind = 'Insert' AND position(query, '" + table.local + "') > 0 FORMAT TSV").trim();
+        } catch (RuntimeException e) {
+            return ""; // restarting
+        }
+    }
+}
