@@ -4,6 +4,9 @@ import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardChecks;
 import io.chsink.connect.config.AssignmentAdvice;
 import io.chsink.connect.config.CdcNullDefaults;
 import io.chsink.connect.config.DefaultAssignment;
@@ -309,6 +312,8 @@ public class ClickHouseSinkConnector extends SinkConnector {
                     error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
                             + config.user() + "' has no grant on it: GRANT INSERT ON " + table.quoted() + " TO "
                             + TableId.quote(config.user()) + ")");
+                } else if (errorIfAny(SinkConfig.CLICKHOUSE_URL, shardProblem(client, table))) {
+                    continue; // the shards' own problem first: the checks below read them too
                 } else if (config.exactlyOnce()) {
                     String problem = DedupCheck.problem(client, table);
                     if (problem == null) {
@@ -332,10 +337,18 @@ public class ClickHouseSinkConnector extends SinkConnector {
             }
         }
 
-        private void errorIfAny(String key, String message) {
+        private boolean errorIfAny(String key, String message) {
             if (message != null) {
                 error(key, message);
             }
+            return message != null;
+        }
+
+        /** A Distributed target whose shards cannot take its inserts ({@link ShardChecks}), else null. */
+        private String shardProblem(Client client, TableId table) {
+            DistributedTable d = ClusterReader.read(client, table);
+            return d == null ? null
+                    : ShardChecks.problem(d, ClusterReader.shardTables(client, d), ClusterReader.columns(client, table));
         }
 
         private void error(String key, String message) {
