@@ -18,6 +18,7 @@ import io.chsink.connect.writer.BlockInserter;
 import io.chsink.connect.writer.ClientFactory;
 import io.chsink.connect.writer.InsertLimits;
 import io.chsink.connect.writer.Inserter;
+import io.chsink.connect.writer.ShardRouting;
 import java.util.function.LongConsumer;
 import java.util.function.ToIntFunction;
 
@@ -42,6 +43,12 @@ interface ClickHouseParts {
     /** Sends and verifies one block; {@code beforeAttempt} runs on the insert thread before each attempt. */
     Inserter inserter(long timeoutMs, BlockInserter.BeforeInsert beforeAttempt);
 
+    /**
+     * When the table is a Distributed target: checks its shards and routes its inserts ({@link ShardRouting});
+     * throws when a shard cannot take them. At each load of the table, before the delivery's own check.
+     */
+    void checkTarget(TableId table);
+
     /** How many inserts of each table may be in flight, from its engine; {@code perTable} is the delivery's. */
     InsertLimits limits(int perTable);
 
@@ -62,10 +69,12 @@ interface ClickHouseParts {
     final class OnClient implements ClickHouseParts {
         private final SinkConfig config;
         private final Client client;
+        private final ShardRouting shards;
 
         OnClient(SinkConfig config, Client client) {
             this.config = config;
             this.client = client;
+            this.shards = new ShardRouting(client);
         }
 
         @Override
@@ -75,7 +84,12 @@ interface ClickHouseParts {
 
         @Override
         public Inserter inserter(long timeoutMs, BlockInserter.BeforeInsert beforeAttempt) {
-            return new BlockInserter(client, config.insertSettings(), timeoutMs, beforeAttempt);
+            return new BlockInserter(client, config.insertSettings(), timeoutMs, beforeAttempt, shards);
+        }
+
+        @Override
+        public void checkTarget(TableId table) {
+            shards.checkTable(table);
         }
 
         @Override

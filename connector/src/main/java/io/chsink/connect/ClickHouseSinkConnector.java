@@ -4,6 +4,9 @@ import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
 import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardChecks;
 import io.chsink.connect.config.AssignmentAdvice;
 import io.chsink.connect.config.CdcNullDefaults;
 import io.chsink.connect.config.DefaultAssignment;
@@ -24,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -292,6 +296,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
             // One query for the columns of every table (per database), not one per topic: a connector of 200
             // topics is validated with 1 query, not 200.
             Map<TableId, ?> columns = new TableSchemaLoader(client).loadAll(new LinkedHashSet<>(tables.values()));
+            Set<TableId> distributed = ClusterReader.distributedAmong(client, new LinkedHashSet<>(tables.values()));
             for (Map.Entry<String, TableId> e : tables.entrySet()) {
                 String t = e.getKey();
                 TableId table = e.getValue();
@@ -309,6 +314,8 @@ public class ClickHouseSinkConnector extends SinkConnector {
                     error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
                             + config.user() + "' has no grant on it: GRANT INSERT ON " + table.quoted() + " TO "
                             + TableId.quote(config.user()) + ")");
+                } else if (distributed.contains(table) && errorIfAny(SinkConfig.CLICKHOUSE_URL, shardProblem(client, table))) {
+                    continue; // the shards' own problem first: the checks below read them too
                 } else if (config.exactlyOnce()) {
                     String problem = DedupCheck.problem(client, table);
                     if (problem == null) {
@@ -332,10 +339,18 @@ public class ClickHouseSinkConnector extends SinkConnector {
             }
         }
 
-        private void errorIfAny(String key, String message) {
+        private boolean errorIfAny(String key, String message) {
             if (message != null) {
                 error(key, message);
             }
+            return message != null;
+        }
+
+        /** A Distributed target whose shards cannot take its inserts ({@link ShardChecks}), else null. */
+        private String shardProblem(Client client, TableId table) {
+            DistributedTable d = ClusterReader.read(client, table);
+            return d == null ? null
+                    : ShardChecks.problem(d, ClusterReader.shardTables(client, d), ClusterReader.columns(client, table));
         }
 
         private void error(String key, String message) {

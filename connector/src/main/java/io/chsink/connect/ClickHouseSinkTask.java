@@ -151,6 +151,7 @@ public class ClickHouseSinkTask extends SinkTask {
         }
         tables = new TableMappings(parts.schemas(), router, config,
                 config.tolerateErrors() && reporter != null, t -> {
+                    parts.checkTarget(t);
                     delivery.checkTable(t);
                     rows.checkTable(t);
                     limits.checkTable(t);

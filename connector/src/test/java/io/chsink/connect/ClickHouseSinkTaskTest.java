@@ -638,6 +638,11 @@ class ClickHouseSinkTaskTest {
             }
 
             @Override
+            public void checkTarget(TableId table) {
+                // plain tables only
+            }
+
+            @Override
             public Inserter inserter(long timeoutMs, BlockInserter.BeforeInsert beforeAttempt) {
                 return new Inserter() {
                     @Override

@@ -3,11 +3,18 @@ package io.chsink.connect.cdc;
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
 import io.chsink.connect.config.SinkConfig;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.Routing;
+import io.chsink.connect.cluster.ShardTable;
+import io.chsink.connect.cluster.ShardingKey;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 
@@ -32,6 +39,11 @@ public final class ReplacingTableCheck {
      */
     public static String problem(Client client, TableId table, String versionColumn, String deletedColumn,
             int versionBits) {
+        DistributedTable d = ClusterReader.read(client, table);
+        if (d != null) {
+            return distributedProblem(d, ClusterReader.shardTables(client, d), versionColumn, deletedColumn,
+                    versionBits);
+        }
         Map<String, Object> p = new HashMap<>();
         p.put("db", table.database());
         p.put("tbl", table.table());
@@ -59,6 +71,41 @@ public final class ReplacingTableCheck {
         String problem = problem(table, t.getString("engine"), t.getString("engine_full"), key, types, versionColumn,
                 deletedColumn, versionBits);
         return problem != null ? problem : keyProblem(table, keyed, versionColumn, deletedColumn);
+    }
+
+    /**
+     * A Distributed target: every shard's local table must be such a ReplacingMergeTree, and the sharding key must
+     * send all versions of a row, and its delete, to one shard: deterministic, and reading only sorting-key columns
+     * (which never change for a row). Else a row's older version stays alive on another shard, FINAL or not.
+     */
+    static String distributedProblem(DistributedTable d, Map<Integer, ShardTable> shards, String versionColumn,
+            String deletedColumn, int versionBits) {
+        if (d.shards().size() > 1 && d.routing() == Routing.WHOLE_BLOCKS) {
+            return d.describe() + " cannot take cdc.mode=debezium rows: " + d.wholeBlocksReason() + ", so the "
+                    + "versions and the delete of one row could land on different shards, where no merge and no "
+                    + "FINAL meet them. Shard it by the source table's primary key: CREATE TABLE ... ENGINE = "
+                    + "Distributed('" + d.cluster() + "', ..., cityHash64(<primary key columns>)).";
+        }
+        for (ShardTable shard : shards.values()) {
+            String key = shard.sortingKey();
+            String problem = problem(shard.table(), shard.engine(), shard.engineFull(), key, shard.columnTypes(),
+                    versionColumn, deletedColumn, versionBits);
+            if (problem != null) {
+                return d.describe() + ", " + shard.shard().name() + ": " + problem;
+            }
+            if (d.shardingKey() != null && d.shards().size() > 1) {
+                Set<String> moving = new LinkedHashSet<>(ShardingKey.names(d.shardingKey(), false));
+                moving.removeAll(ShardingKey.names(key == null ? "" : key, false));
+                if (!moving.isEmpty()) {
+                    return d.describe() + " cannot take cdc.mode=debezium rows: its sharding key "
+                            + d.shardingKey() + " reads " + String.join(", ", moving) + ", outside the local "
+                            + "table's sorting key (" + key + "), so a row whose " + String.join(", ", moving)
+                            + " changes moves to another shard and its older version stays alive there. Shard it "
+                            + "by sorting-key columns only, e.g. cityHash64(<primary key columns>).";
+                }
+            }
+        }
+        return null;
     }
 
     /**

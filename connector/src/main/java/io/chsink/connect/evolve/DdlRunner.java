@@ -60,6 +60,12 @@ public final class DdlRunner {
         };
     }
 
+    /** Runs {@code sql} once (logged at INFO); throws what the server answered. */
+    public void runOnce(String sql, String purpose) {
+        LOG.info("{}: {}", purpose, sql);
+        executor.execute(sql, sql.contains("Variant("));
+    }
+
     /**
      * Runs {@code sql} for {@code table} until {@code done} holds for the table read afterwards (null when it does
      * not exist); returns that schema.

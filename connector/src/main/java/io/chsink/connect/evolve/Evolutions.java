@@ -1,6 +1,7 @@
 package io.chsink.connect.evolve;
 
 import com.clickhouse.client.api.Client;
+import io.chsink.connect.cluster.ClusterView;
 import io.chsink.connect.config.SinkConfig;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.RetryPolicy;
@@ -20,7 +21,8 @@ public final class Evolutions {
         DdlRunner runner = new DdlRunner(DdlRunner.of(client), loader,
                 new RetryPolicy(config.retryBackoffMs(), config.retryTimeoutMs()));
         return new FollowingTables(config.autoCreate(), config.autoEvolve(), options(config),
-                new ConnectTypes(ConnectTypes.StructAs.parse(config.autoCreateStructType())), runner, loader);
+                new ConnectTypes(ConnectTypes.StructAs.parse(config.autoCreateStructType())), runner, loader)
+                .withClusters(ClusterView.of(client));
     }
 
     static FollowingTables.Options options(SinkConfig config) {

@@ -1,5 +1,8 @@
 package io.chsink.connect.evolve;
 
+import io.chsink.connect.cluster.ClusterView;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.SchemaMemo;
 import io.chsink.connect.mapping.TableMapping;
@@ -8,6 +11,7 @@ import io.chsink.connect.schema.TableColumn;
 import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchema;
 import io.chsink.connect.schema.TableSchemaSource;
+import io.chsink.connect.writer.InsertFailure;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -82,6 +86,7 @@ public final class FollowingTables implements TableEvolution {
     private final ConnectTypes types;
     private final DdlRunner runner;
     private final TableSchemaSource tables;
+    private ClusterView clusters = ClusterView.NONE;
     /** Per mapping seen, the value schemas whose new fields cannot be added, with the reason. */
     private final Map<TableMapping, SchemaMemo<String>> rejected = new WeakHashMap<>();
     private final Set<String> warnedKeys = new HashSet<>();
@@ -94,6 +99,12 @@ public final class FollowingTables implements TableEvolution {
         this.types = types;
         this.runner = runner;
         this.tables = tables;
+    }
+
+    /** Where Distributed targets are read from (auto.evolve adds their columns to the shards' local tables first). */
+    public FollowingTables withClusters(ClusterView clusters) {
+        this.clusters = clusters;
+        return this;
     }
 
     @Override
@@ -280,9 +291,42 @@ public final class FollowingTables implements TableEvolution {
         if (add.isEmpty()) {
             return current; // another task or connector added them
         }
+        DistributedTable d = clusters.read(table);
+        if (d != null) {
+            addToShards(d, add, row);
+        }
         String sql = TableDdl.addColumns(table, options.cluster, add);
         return runner.run(sql, table, s -> s != null && hasAll(s, add), "auto.evolve of " + table + " for topic '"
                 + row.topic() + "'");
+    }
+
+    /**
+     * A Distributed target's columns are added to the local table on every shard first (ON CLUSTER the Distributed
+     * table's cluster), then to the Distributed table. Shards that have them all already are left alone; when the
+     * cluster cannot run the statement (no distributed DDL), the task stops with the statements to run.
+     */
+    private void addToShards(DistributedTable d, List<TableDdl.Column> add, SinkRecord row) {
+        Map<Integer, ShardTable> shards = clusters.shardTables(d);
+        boolean everywhere = shards.size() == d.shards().size();
+        for (ShardTable t : shards.values()) {
+            for (TableDdl.Column c : add) {
+                everywhere &= t.columnTypes().containsKey(c.name());
+            }
+        }
+        if (everywhere) {
+            return;
+        }
+        TableId local = d.localTable(d.shards().get(0));
+        String onCluster = TableDdl.addColumns(local, d.cluster(), add);
+        try {
+            runner.runOnce(onCluster, "auto.evolve of the local tables of " + d.table() + " on cluster '"
+                    + d.cluster() + "' for topic '" + row.topic() + "'");
+        } catch (RuntimeException e) {
+            throw new ConnectException(d.describe() + ": auto.evolve could not add the record's new columns to the "
+                    + "local tables on the shards (" + InsertFailure.classify(e).message() + "). Add them, then "
+                    + "restart the task (the connector then adds them to the Distributed table): " + onCluster
+                    + "; or, without distributed DDL, on every shard: " + TableDdl.addColumns(local, "", add), e);
+        }
     }
 
     private static boolean hasAll(TableSchema s, List<TableDdl.Column> columns) {

@@ -2,6 +2,9 @@ package io.chsink.connect.exactlyonce;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.TableId;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +49,16 @@ public final class DedupCheck {
 
     /** Why the table cannot take exactly_once inserts, with the statement that fixes it; null when it can. */
     public static String problem(Client client, TableId table) {
+        DistributedTable d = ClusterReader.read(client, table);
+        if (d != null) {
+            for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+                String problem = problem(d, shard);
+                if (problem != null) {
+                    return problem;
+                }
+            }
+            return null; // a shard without the local table is reported by DistributedTargets
+        }
         Window w = window(client, table);
         if (w == null) {
             return null; // a missing table is reported elsewhere
@@ -68,6 +81,10 @@ public final class DedupCheck {
      * @param partitions Kafka partitions routed to the table (the task's assigned ones)
      */
     public static String windowWarning(Client client, TableId table, int blocksInFlight, int partitions) {
+        DistributedTable d = ClusterReader.read(client, table);
+        if (d != null) {
+            return shardsWindowWarning(client, d, blocksInFlight, partitions);
+        }
         Window w = window(client, table);
         if (w == null || w.setting == null || w.blocks <= 0) {
             return null;
@@ -78,6 +95,30 @@ public final class DedupCheck {
                 partitioned ? w.partitionKey.trim() : null);
         if (warning != null) {
             LOG.warn(warning);
+        }
+        return warning;
+    }
+
+    /**
+     * The warning for the shard with the smallest window of a Distributed target's local tables (each shard gets a
+     * part of every block under a deterministic sharding key, whole blocks otherwise: at most as many IDs as blocks).
+     */
+    private static String shardsWindowWarning(Client client, DistributedTable d, int blocksInFlight, int partitions) {
+        String warning = null;
+        for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+            String setting = settingFor(shard.engine());
+            if (setting == null) {
+                continue;
+            }
+            long window = windowOf(shard.engineFull(), setting);
+            window = window < 0 ? shard.defaultSetting(setting) : window;
+            boolean partitioned = shard.partitionKey() != null && !shard.partitionKey().trim().isEmpty();
+            String w = window <= 0 ? null : windowWarning(shard.table(), setting, window, blocksInFlight, partitions,
+                    1, partitioned ? shard.partitionKey().trim() : null);
+            if (w != null) {
+                warning = d.describe() + ", " + shard.shard().name() + ": " + w;
+                LOG.warn(warning);
+            }
         }
         return warning;
     }
@@ -150,6 +191,25 @@ public final class DedupCheck {
             window = d.isEmpty() ? 0 : Long.parseLong(d.get(0).getString("value").trim());
         }
         return new Window(engine, setting, window, partitionKey);
+    }
+
+    /** Why the shard's local table of a Distributed target cannot take exactly_once inserts; null when it can. */
+    static String problem(DistributedTable d, ShardTable shard) {
+        String setting = settingFor(shard.engine());
+        String prefix = d.describe() + ": on " + shard.shard().name() + " the local table " + shard.table().quoted();
+        if (setting == null) {
+            return prefix + " has engine " + shard.engine() + ", which does not deduplicate inserts: "
+                    + "delivery.guarantee=exactly_once needs a MergeTree-family local table on every shard, or use "
+                    + "delivery.guarantee=at_least_once.";
+        }
+        long window = windowOf(shard.engineFull(), setting);
+        if (window < 0) {
+            window = shard.defaultSetting(setting);
+        }
+        return window > 0 ? null : prefix + " (" + shard.engine() + ") keeps no insert deduplication tokens ("
+                + setting + " = 0), so delivery.guarantee=exactly_once could insert a replayed block twice there. Run "
+                + "on that shard: ALTER TABLE " + shard.table().quoted() + " MODIFY SETTING " + setting + " = 1000 "
+                + "(or use delivery.guarantee=at_least_once).";
     }
 
     /** The window setting that governs deduplication for the engine, or null when the engine has none. */

@@ -3,6 +3,9 @@ package io.chsink.connect.exactlyonce;
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
 import io.chsink.connect.block.BlockManifest;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.TableId;
 import java.util.List;
 
@@ -38,7 +41,16 @@ public final class RebuildCheck {
         List<GenericRecord> s = client.queryAll("SELECT version() AS v, (SELECT any(value) FROM system.server_settings "
                 + "WHERE name = 'insert_deduplication_version') AS d");
         String version = s.get(0).getString("v");
-        return new RebuildCheck(t.isEmpty() ? "" : t.get(0).getString("partition_key"),
+        String partitionKey = t.isEmpty() ? "" : t.get(0).getString("partition_key");
+        DistributedTable d = ClusterReader.read(client, table);
+        if (d != null) { // the shards' local tables give the block IDs
+            for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+                if (shard.partitionKey() != null && !shard.partitionKey().trim().isEmpty()) {
+                    partitionKey = shard.partitionKey();
+                }
+            }
+        }
+        return new RebuildCheck(partitionKey,
                 ordinalIds(version, s.get(0).getString("d")), version);
     }
 

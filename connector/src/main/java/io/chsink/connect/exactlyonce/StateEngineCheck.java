@@ -28,7 +28,7 @@ public final class StateEngineCheck {
      */
     public static String problem(Client client, TableId target, TableId stateTable, String stateEngine) {
         String targetEngine = StateStore.engineOf(client, target);
-        if (!replicated(targetEngine)) {
+        if (!sharedTarget(targetEngine)) {
             return null; // also a missing target: reported elsewhere
         }
         String engine = stateEngine != null ? stateEngine : StateStore.engineOf(client, stateTable);
@@ -38,10 +38,12 @@ public final class StateEngineCheck {
 
     /** The decision on engine names: a replicated target with a node-local state table is refused. */
     static String problem(TableId target, String targetEngine, TableId stateTable, String stateEngine) {
-        if (!replicated(targetEngine) || !nodeLocal(stateEngine)) {
+        if (!sharedTarget(targetEngine) || !nodeLocal(stateEngine)) {
             return null;
         }
-        return "Table " + target.quoted() + " is a " + targetEngine + ", but the exactly-once state table "
+        return "Table " + target.quoted() + " is a " + targetEngine + ("Distributed".equals(targetEngine)
+                ? " table (its rows live on the cluster's shards, and clickhouse.url may reach any of its servers)"
+                : "") + ", but the exactly-once state table "
                 + stateTable.quoted() + " is a " + stateEngine + ", which keeps its rows on the one server that "
                 + "created it: behind a load balancer a task taking over a partition may read another replica, find "
                 + "no recorded blocks and insert records a second time. Give the state table a replicated engine, "
@@ -52,6 +54,11 @@ public final class StateEngineCheck {
                 + "Replicated database (CREATE DATABASE ... ENGINE = Replicated), where the connector's state table "
                 + "is replicated by itself. Drop the state table only with the connector stopped and its offsets "
                 + "committed (its recorded blocks are what a restart rebuilds), or use delivery.guarantee=at_least_once.";
+    }
+
+    /** A target whose rows more than one server serves: a replicated one, or a Distributed table over shards. */
+    static boolean sharedTarget(String engine) {
+        return replicated(engine) || "Distributed".equals(engine);
     }
 
     /** Replicated or Shared MergeTree family: replicas of one table behind one name. */

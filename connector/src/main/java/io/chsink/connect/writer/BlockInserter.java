@@ -19,6 +19,7 @@ public final class BlockInserter implements Inserter {
     private final Map<String, String> settings;
     private final long timeoutMs;
     private final BeforeInsert beforeInsert;
+    private final TargetSettings targets;
 
     /** Runs on the insert thread before each attempt (exactly_once: records the block's composition). */
     public interface BeforeInsert {
@@ -26,14 +27,16 @@ public final class BlockInserter implements Inserter {
     }
 
     public BlockInserter(Client client, Map<String, String> settings, long timeoutMs) {
-        this(client, settings, timeoutMs, null);
+        this(client, settings, timeoutMs, null, TargetSettings.NONE);
     }
 
-    public BlockInserter(Client client, Map<String, String> settings, long timeoutMs, BeforeInsert beforeInsert) {
+    public BlockInserter(Client client, Map<String, String> settings, long timeoutMs, BeforeInsert beforeInsert,
+            TargetSettings targets) {
         this.client = client;
         this.settings = settings;
         this.timeoutMs = timeoutMs;
         this.beforeInsert = beforeInsert;
+        this.targets = targets;
     }
 
     @Override
@@ -61,6 +64,10 @@ public final class BlockInserter implements Inserter {
         }
         if (beforeInsert != null) {
             beforeInsert.accept(block);
+        }
+        // After beforeInsert: exactly_once has given the block its token, which may choose its shard.
+        for (Map.Entry<String, String> e : targets.forBlock(block).entrySet()) {
+            s.serverSetting(e.getKey(), e.getValue());
         }
         if (block.manifest() != null) {
             // exactly_once: the recorded token, a synchronous deduplicated insert, whatever clickhouse.settings say.

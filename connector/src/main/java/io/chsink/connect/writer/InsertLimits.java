@@ -2,6 +2,9 @@ package io.chsink.connect.writer;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.HexNames;
 import io.chsink.connect.schema.TableId;
 import java.util.Collection;
@@ -159,7 +162,8 @@ public final class InsertLimits implements ToIntFunction<TableId> {
                 GenericRecord r = byName.get(t.table());
                 if (r == null) {
                     out.put(t, null);
-                } else if (InsertOrder.needsColumns(r.getString("engine"))) {
+                } else if ("Distributed".equals(r.getString("engine"))
+                        || InsertOrder.needsColumns(r.getString("engine"))) {
                     out.put(t, read(client, t)); // its column types too: rare engines, read on their own
                 } else {
                     out.put(t, new Engine(r.getString("engine"), r.getString("engine_full"), Map.of()));
@@ -178,6 +182,9 @@ public final class InsertLimits implements ToIntFunction<TableId> {
             return null;
         }
         String engine = rows.get(0).getString("engine");
+        if ("Distributed".equals(engine)) {
+            return localEngine(client, table);
+        }
         Map<String, String> types = new LinkedHashMap<>();
         if (InsertOrder.needsColumns(engine)) {
             for (GenericRecord c : client.queryAll(COLUMNS_SQL, p)) {
@@ -185,5 +192,17 @@ public final class InsertLimits implements ToIntFunction<TableId> {
             }
         }
         return new Engine(engine, rows.get(0).getString("engine_full"), types);
+    }
+
+    /**
+     * A Distributed table's blocks land in its shards' local tables: their engine decides. The first shard that has
+     * the table answers (the shards of one table have one engine; a shard without it is reported elsewhere).
+     */
+    private static Engine localEngine(Client client, TableId table) {
+        DistributedTable d = ClusterReader.read(client, table);
+        for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+            return new Engine(shard.engine(), shard.engineFull(), shard.columnTypes());
+        }
+        return new Engine("Distributed", "Distributed", Map.of());
     }
 }

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.clickhouse.client.api.ServerException;
+import io.chsink.connect.cluster.ClusterView;
+import io.chsink.connect.cluster.DistributedEngine;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.Shard;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.mapping.RecordMappingException;
 import io.chsink.connect.mapping.TableMapping;
 import io.chsink.connect.schema.ClickHouseType;
@@ -17,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -174,6 +180,76 @@ class FollowingTablesTest {
         assertFalse(f.mustEvolve(new TableMapping(after), r), "the new table takes the row");
         assertFalse(tables(true, false, plain()).mustEvolve(seen, r), "auto.evolve off: never");
         assertFalse(new FixedTables().mustEvolve(seen, r));
+    }
+
+    /** A Distributed `default`.`orders` over cluster 'two' of local tables `default`.`orders_local`. */
+    private static final class TwoShards implements ClusterView {
+        final Map<Integer, ShardTable> shards = new HashMap<>();
+        final DistributedTable d = new DistributedTable(T,
+                DistributedEngine.parse("Distributed('two', 'default', 'orders_local', cityHash64(id))"),
+                List.of(new Shard(1, 1, "h1", 9000, ""), new Shard(2, 1, "h2", 9000, "")), Set.of(),
+                "distributed_foreground_insert");
+
+        void shard(int n, String... columns) {
+            Map<String, String> types = new LinkedHashMap<>();
+            for (int i = 0; i < columns.length; i += 2) {
+                types.put(columns[i], columns[i + 1]);
+            }
+            shards.put(n, new ShardTable(d.shards().get(n - 1), new TableId("default", "orders_local"), "MergeTree",
+                    "MergeTree ORDER BY id", "", "id", "", types, Map.of()));
+        }
+
+        @Override
+        public DistributedTable read(TableId table) {
+            return table.equals(T) ? d : null;
+        }
+
+        @Override
+        public Map<Integer, ShardTable> shardTables(DistributedTable t) {
+            return shards;
+        }
+    }
+
+    private static final Schema WITH_NOTE = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA)
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA).build();
+
+    @Test
+    void aDistributedTargetGetsItsColumnsOnTheShardsFirstOnCluster() {
+        TwoShards cluster = new TwoShards();
+        cluster.shard(1, "id", "Int64");
+        cluster.shard(2, "id", "Int64");
+        server.put(T, schema("id", "Int64"));
+        afterStatement = schema("id", "Int64", "note", "Nullable(String)");
+        tables(false, true, plain()).withClusters(cluster).evolve(T, new TableMapping(schema("id", "Int64")),
+                record(null, null, new Struct(WITH_NOTE).put("id", 1L)));
+        assertEquals(List.of("ALTER TABLE `default`.`orders_local` ON CLUSTER `two` ADD COLUMN IF NOT EXISTS `note` "
+                + "Nullable(String)", "ALTER TABLE `default`.`orders` ADD COLUMN IF NOT EXISTS `note` Nullable(String)"),
+                statements);
+    }
+
+    @Test
+    void withoutDistributedDdlTheTaskStopsWithTheStatementsAndShardsThatHaveThemAreLeftAlone() {
+        TwoShards cluster = new TwoShards();
+        cluster.shard(1, "id", "Int64", "note", "Nullable(String)");
+        cluster.shard(2, "id", "Int64");
+        server.put(T, schema("id", "Int64"));
+        statementFails = new IllegalStateException("Code: 139. DB::Exception: There is no DistributedDDL configuration "
+                + "in server config. (NO_ELEMENTS_IN_CONFIG)");
+        FollowingTables f = tables(false, true, plain()).withClusters(cluster);
+        SinkRecord r = record(null, null, new Struct(WITH_NOTE).put("id", 1L));
+        TableMapping seen = new TableMapping(schema("id", "Int64"));
+        ConnectException e = assertThrows(ConnectException.class, () -> f.evolve(T, seen, r));
+        assertTrue(e.getMessage().contains("auto.evolve could not add the record's new columns to the local tables")
+                && e.getMessage().contains("on every shard: ALTER TABLE `default`.`orders_local` ADD COLUMN IF NOT "
+                        + "EXISTS `note` Nullable(String)"), e.getMessage());
+        assertEquals(1, statements.size(), "the Distributed table is left as it is");
+        // The user ran it on shard 2: the next attempt only alters the Distributed table.
+        cluster.shard(2, "id", "Int64", "note", "Nullable(String)");
+        statements.clear();
+        afterStatement = schema("id", "Int64", "note", "Nullable(String)");
+        f.evolve(T, seen, r);
+        assertEquals(List.of("ALTER TABLE `default`.`orders` ADD COLUMN IF NOT EXISTS `note` Nullable(String)"),
+                statements);
     }
 
     @Test
