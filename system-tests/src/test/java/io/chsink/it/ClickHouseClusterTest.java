@@ -108,76 +108,7 @@ class ClickHouseClusterTest {
         assertEquals("2", cluster.shard(1).query("SELECT count() FROM `" + km + "`").trim());
     }
 
-    @Test
-    void probeInitiatorKill() throws Exception {
-        String local = SinkHarness.unique("cl_local");
-        String dist = SinkHarness.unique("cl_dist");
-        cluster.createLocalTables("default", local, COLUMNS, "id", 100);
-        cluster.createDistributed("default", dist, COLUMNS, local, "cityHash64(id)");
-        cluster.shard(1).exec("ALTER TABLE `" + local + "` ADD CONSTRAINT slow CHECK sleep(1) = 0");
-        cluster.shard(2).exec("ALTER TABLE `" + local + "` ADD CONSTRAINT slow CHECK sleep(1) = 0");
-        String insert = "INSERT INTO `" + dist + "` SETTINGS distributed_foreground_insert = 1, "
-                + "insert_deduplication_token = 'tok-q' SELECT number, 'x' FROM numbers(1000)";
-        java.util.concurrent.CompletableFuture<Void> f = java.util.concurrent.CompletableFuture.runAsync(() -> cluster.initiator().exec(insert));
-        String seen = "";
-        for (int i = 0; i < 500 && seen.isEmpty(); i++) {
-            seen = cluster.shard(2).query("SELECT query_id, Settings['insert_deduplication_token'], is_initial_query FROM system.processes WHERE query_kind = 'Insert' FORMAT TSV").trim();
-            Thread.sleep(5);
-        }
-        System.out.println("PROBE2 shard2 processes: " + seen);
-        cluster.initiator().kill();
-        try { f.join(); } catch (Exception e) { System.out.println("PROBE2 insert failed: " + e.getMessage()); }
-        Thread.sleep(2000);
-        System.out.println("PROBE2 after kill shard1 rows " + count(cluster.shard(1), local) + ", shard2: " + count(cluster.shard(2), local));
-        cluster.initiator().start();
-        cluster.shard(1).exec("ALTER TABLE `" + local + "` DROP CONSTRAINT slow");
-        cluster.shard(2).exec("ALTER TABLE `" + local + "` DROP CONSTRAINT slow");
-        cluster.initiator().exec(insert);
-        System.out.println("PROBE2 after retry shard1 rows " + count(cluster.shard(1), local) + ", shard2: " + count(cluster.shard(2), local));
-        for (ClickHouseServer s : new ClickHouseServer[] {cluster.initiator(), cluster.shard(1), cluster.shard(2)}) {
-            s.exec("SYSTEM FLUSH LOGS");
-            System.out.println("PROBE2 log " + s.tcpPort() + ":\n" + s.query("SELECT type, query_kind, is_initial_query, Settings['insert_deduplication_token'], Settings['distributed_foreground_insert'], written_rows, ProfileEvents['DuplicatedInsertedBlocks'], exception_code, substring(exception, 1, 150), tables FROM system.query_log WHERE query_kind = 'Insert' AND (has(tables, 'default." + local + "') OR has(tables, 'default." + dist + "')) ORDER BY event_time_microseconds FORMAT TSV"));
-        }
-    }
-
     private static long count(ClickHouseServer s, String table) {
         return Long.parseLong(s.query("SELECT count() FROM `" + table + "`").trim());
-    }
-
-    private static long count(ClickHouseServer s, String table) {
-        return Long.parseLong(s.query("SELECT count() FROM `" + table + "`").trim());
-    }
-
-    @Test
-    void probeQueryLog() throws Exception {
-        String local = SinkHarness.unique("cl_local");
-        String dist = SinkHarness.unique("cl_dist");
-        cluster.createLocalTables("default", local, COLUMNS, "id", 100);
-        cluster.createDistributed("default", dist, COLUMNS, local, "cityHash64(id)");
-        cluster.shard(2).exec("ALTER TABLE `" + local + "` ADD CONSTRAINT slow CHECK sleep(1) = 0");
-        String insert = "INSERT INTO `" + dist + "` SETTINGS distributed_foreground_insert = 1, "
-                + "insert_deduplication_token = 'tok-p' SELECT number, 'x' FROM numbers(1000)";
-        java.util.concurrent.CompletableFuture<Void> f = java.util.concurrent.CompletableFuture.runAsync(() -> cluster.initiator().exec(insert));
-        String seen = "";
-        for (int i = 0; i < 500 && seen.isEmpty(); i++) {
-            seen = cluster.shard(2).query("SELECT query_id, Settings['insert_deduplication_token'], is_initial_query FROM system.processes WHERE query_kind = 'Insert' FORMAT TSV").trim();
-            Thread.sleep(5);
-        }
-        System.out.println("PROBE shard2 processes: " + seen);
-        cluster.shard(1).exec("SYSTEM FLUSH LOGS");
-        System.out.println("PROBE shard1 log: " + cluster.shard(1).query("SELECT type, query_kind, Settings['insert_deduplication_token'], written_rows, ProfileEvents['DuplicatedInsertedBlocks'], initial_query_id FROM system.query_log WHERE query_kind = 'Insert' AND has(tables, 'default." + local + "') FORMAT TSV"));
-        System.out.println("PROBE shard1 rows before kill: " + count(cluster.shard(1), local) + ", shard2: " + count(cluster.shard(2), local));
-        cluster.shard(2).kill();
-        try { f.join(); } catch (Exception e) { System.out.println("PROBE insert failed: " + e.getMessage()); }
-        cluster.shard(2).start();
-        System.out.println("PROBE after restart shard1 rows " + count(cluster.shard(1), local) + ", shard2: " + count(cluster.shard(2), local));
-        cluster.shard(2).exec("ALTER TABLE `" + local + "` DROP CONSTRAINT slow");
-        System.out.println("PROBE shard2 log after restart:\n" + cluster.shard(2).query("SELECT count() FROM system.query_log FORMAT TSV"));
-        cluster.initiator().exec(insert);
-        System.out.println("PROBE after retry shard1 rows " + count(cluster.shard(1), local) + ", shard2: " + count(cluster.shard(2), local));
-        for (ClickHouseServer s : new ClickHouseServer[] {cluster.initiator(), cluster.shard(1), cluster.shard(2)}) {
-            s.exec("SYSTEM FLUSH LOGS");
-            System.out.println("PROBE log " + s.tcpPort() + ":\n" + s.query("SELECT type, query_kind, is_initial_query, Settings['insert_deduplication_token'], Settings['distributed_foreground_insert'], written_rows, ProfileEvents['DuplicatedInsertedBlocks'], exception_code, substring(exception, 1, 150), tables FROM system.query_log WHERE query_kind = 'Insert' AND (has(tables, 'default." + local + "') OR has(tables, 'default." + dist + "')) ORDER BY event_time_microseconds FORMAT TSV"));
-        }
     }
 }
