@@ -28,6 +28,19 @@ public final class InsertFailure {
     private static final Set<Integer> RETRIABLE_CODES = new HashSet<>(Arrays.asList(
             3, 107, 159, 202, 203, 209, 210, 225, 236, 241, 242, 252, 279, 285, 319, 394, 425, 439, 473, 999, 1000));
 
+    /** ATTEMPT_TO_READ_AFTER_EOF: retried only when a remote server's connection ended (see remoteConnectionLost). */
+    private static final int ATTEMPT_TO_READ_AFTER_EOF = 32;
+
+    /**
+     * Whether the error is a server that the one the connector talks to was sending to (a shard of a Distributed
+     * table) closing its connection mid-insert, e.g. killed: {@code Code: 32. DB::Exception: Attempt to read after eof:
+     * while receiving packet from 127.0.0.1:9000 ... Insertion status: ...}. The same insert may succeed once the
+     * shard is back. Other reads after EOF (a truncated body or file) stay permanent.
+     */
+    private static boolean remoteConnectionLost(int code, String message) {
+        return code == ATTEMPT_TO_READ_AFTER_EOF && message != null && message.contains("while receiving packet from");
+    }
+
     /** AUTHENTICATION_FAILED(516), UNKNOWN_USER(192), WRONG_PASSWORD(193). */
     private static final Set<Integer> AUTHENTICATION_CODES = new HashSet<>(Arrays.asList(516, 192, 193));
 
@@ -97,7 +110,8 @@ public final class InsertFailure {
         if (server != null) {
             int code = server.getCode();
             boolean retry = RETRIABLE_CODES.contains(code)
-                    || (code == ServerException.CODE_UNKNOWN && RETRIABLE_HTTP.contains(server.getTransportProtocolCode()));
+                    || (code == ServerException.CODE_UNKNOWN && RETRIABLE_HTTP.contains(server.getTransportProtocolCode()))
+                    || remoteConnectionLost(code, server.getMessage());
             String text = "ClickHouse error " + code + ": " + firstLine(server.getMessage());
             if (AUTHENTICATION_CODES.contains(code)) {
                 text = "Authentication failed: " + text + " (check clickhouse.user and clickhouse.password)";

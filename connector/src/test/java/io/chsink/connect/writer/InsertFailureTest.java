@@ -21,6 +21,17 @@ class InsertFailureTest {
     }
 
     @Test
+    void aShardLostMidInsertIsRetriableOtherReadsAfterEofAreNot() {
+        InsertFailure shard = InsertFailure.classify(new ServerException(32, "Code: 32. DB::Exception: Attempt to read "
+                + "after eof: while receiving packet from 127.0.0.1:9000, local address: 127.0.0.1:54644: Insertion "
+                + "status:\nWrote 1 blocks and 137 rows on shard 0 replica 0, 127.0.0.1:9001", 500, "q"));
+        assertTrue(shard.retriable(), shard.message());
+        assertTrue(shard.message().contains("127.0.0.1:9000"), shard.message());
+        assertFalse(InsertFailure.classify(new ServerException(32, "Code: 32. DB::Exception: Attempt to read after "
+                + "eof: while reading column payload", 500, "q")).retriable());
+    }
+
+    @Test
     void schemaAndPermissionErrorsArePermanent() {
         // UNKNOWN_TABLE, UNKNOWN_DATABASE, NO_SUCH_COLUMN_IN_TABLE, TYPE_MISMATCH, ACCESS_DENIED, AUTHENTICATION_FAILED
         for (int code : new int[] {60, 81, 16, 53, 497, 516, 192, 193, 164, 291}) {
