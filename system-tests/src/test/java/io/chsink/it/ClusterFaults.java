@@ -13,7 +13,7 @@ import java.util.List;
  * a kill of shard 2 comes after shard 1's commit of the same block and before shard 2's.
  */
 final class ClusterFaults {
-    private static final String SLOW_SECONDS = "0.5";
+    private static final String SLOW_SECONDS = "1";
     private static final String SLOW = "chsink_slow_insert";
 
     /**
@@ -37,17 +37,21 @@ final class ClusterFaults {
 
     /**
      * Kills shard {@code shard} while an insert into its local table runs there, after the other shards are done
-     * with the same insert (their part committed or failed); starts it again after {@code down}.
+     * with the same insert (their part committed or failed) and it still lists it; starts it again after
+     * {@code down}.
      */
     Kill killShardMidInsert(int shard, Duration down) throws InterruptedException {
         ClickHouseServer s = table.cluster.shard(shard);
         slow(shard, true);
         String[] seen;
         try {
-            seen = awaitInsert(List.of(shard));
-            if (seen != null) {
-                awaitOtherShardsDone(shard, seen[1]);
-            }
+            long deadline = System.nanoTime() + aim.toNanos();
+            do {
+                seen = awaitInsert(List.of(shard), deadline);
+                if (seen != null) {
+                    awaitOtherShardsDone(shard, seen[1]);
+                }
+            } while (seen != null && !inserts(shard).contains(seen[1])); // ended meanwhile: aim at the next one
             s.kill();
         } catch (RuntimeException e) {
             slow(shard, false);
@@ -67,7 +71,7 @@ final class ClusterFaults {
         all.forEach(i -> slow(i, true));
         String[] seen;
         try {
-            seen = awaitInsert(all);
+            seen = awaitInsert(all, System.nanoTime() + aim.toNanos());
             table.initiator().kill();
             Thread.sleep(down.toMillis());
             table.initiator().start();
@@ -89,10 +93,9 @@ final class ClusterFaults {
 
     /**
      * Polls the shards for an insert into the local table; returns {shard, initial query id, token, description} of
-     * the first seen, or null when none ran within the aim.
+     * the first seen, or null when none ran before {@code deadline} (System.nanoTime()).
      */
-    private String[] awaitInsert(List<Integer> shards) throws InterruptedException {
-        long deadline = System.nanoTime() + aim.toNanos();
+    private String[] awaitInsert(List<Integer> shards, long deadline) throws InterruptedException {
         while (System.nanoTime() < deadline) {
             for (int shard : shards) {
                 String tsv = inserts(shard);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.chsink.it.stack.ClickHouseCluster;
+import io.chsink.it.stack.ClickHouseServer;
 import io.chsink.it.stack.ConnectRest;
 import io.chsink.it.stack.Stack;
 import java.nio.file.Path;
@@ -21,17 +22,19 @@ import org.junit.jupiter.api.Test;
  * delivery.guarantee=exactly_once into a Distributed table ({@link ClickHouseCluster}: an initiator and two shards)
  * whose shard 2 cannot deduplicate is refused, naming shard 2 (its number and host:port) and not shard 1: a local
  * table with non_replicated_deduplication_window = 0 there, or no local table there at all. Shard 1's local table is
- * fine in both cases; nothing is written.
+ * fine in both cases; nothing is written. An initiator without a Keeper, whose exactly-once state table would live on
+ * it alone, is refused too.
  */
 class DistributedTargetCheckTest {
     private static ClickHouseCluster cluster;
+    private static Path dir;
 
     @BeforeAll
     static void startCluster() {
         Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
                 && System.getenv("CHSINK_CONNECT_URL") == null, "local ClickHouse servers the worker reaches");
         Stack.shared();
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
+        dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
                 "distributed-target-check");
         cluster = ClickHouseCluster.start(dir, "two", 2);
     }
@@ -68,6 +71,27 @@ class DistributedTargetCheckTest {
         assertTrue(message.contains(t.local), "names the missing table " + t.local + ": " + message);
         assertEquals(0, t.onShard(1, "count()"));
         System.out.println("DistributedTargetCheckTest (no local table on shard 2): " + message);
+    }
+
+    /**
+     * An initiator without a Keeper keeps the exactly-once state in a table on itself alone: refused, as a replicated
+     * target is, with the fixes (keeper_map_path_prefix for a KeeperMap state table among them).
+     */
+    @Test
+    void aStateTableOnTheInitiatorAloneIsRefused() throws Exception {
+        try (ClickHouseServer lone = ClickHouseServer.builder(dir.resolve("initiator-without-keeper"))
+                .clusterOf("two", cluster.shard(1), cluster.shard(2)).start()) {
+            SinkHarness h = new SinkHarness(lone);
+            ShardedTable t = new ShardedTable(cluster, SinkHarness.unique("eo_nokeeper"));
+            cluster.createLocalTables(ShardedTable.DB, t.local, ShardedTable.COLUMNS, "id", 1000);
+            lone.exec("CREATE TABLE " + t.quotedName() + " (" + ShardedTable.COLUMNS + ") ENGINE = Distributed('two', '"
+                    + ShardedTable.DB + "', '" + t.local + "', cityHash64(id))");
+            String message = refusal(h, t);
+            assertTrue(message.contains("Distributed") && message.contains("chsink_exactly_once_state")
+                    && message.contains("keeper_map_path_prefix"), message);
+            assertEquals(0, t.onShard(1, "count()") + t.onShard(2, "count()"));
+            System.out.println("DistributedTargetCheckTest (state table on the initiator alone): " + message);
+        }
     }
 
     private static void assertNamesShard2(String message) {

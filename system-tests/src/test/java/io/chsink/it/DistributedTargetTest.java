@@ -139,7 +139,6 @@ class DistributedTargetTest {
                 ClusterFaults.Kill b = faults.killInitiatorMidInsert(Duration.ofSeconds(1));
                 System.out.println(name + ": " + b.what());
                 assertTrue(b.hit(), b.what());
-                assertTrue(stream.produced() < ROWS, "the stream was still running at the kills");
 
                 assertEquals(ROWS, stream.finish());
                 h.awaitCommittedToEnd(connector, partitions, Duration.ofMinutes(3));
