@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A Distributed target on a cluster of an initiator and two shards ({@link ClickHouseCluster}, one ZooKeeper, so
  * the exactly-once state is a KeeperMap every server shares), written by the packaged plugin in the shared Connect
- * worker, while shard 2 is SIGKILLed during an insert and restarted, and then the initiator ({@link ClusterFaults}).
+ * worker, while shard 2 is SIGKILLed during an insert and restarted, and then the initiator ({@link ClusterFaults});
+ * {@code -Dchsink.dist.rows=N} and {@code -Dchsink.dist.shard.kills=K} (shards 2, 1, 2, ... in turn) scale it up.
  * Each fault is proven from the servers' query logs and the worker log: the insert the kill met failed on the
  * initiator (naming the killed shard), the connector logged the failed insert, and under exactly_once the same
  * token came again: with {@code cityHash64(id)}, shard 1 had committed its part of that block before shard 2 was
@@ -43,7 +44,10 @@ import org.junit.jupiter.api.Test;
  * connector committed mean rows on the shards: the counts are read right after the last commit, without waiting.
  */
 class DistributedTargetTest {
-    private static final long ROWS = 40_000;
+    /** Events per run: {@code -Dchsink.dist.rows=N}. */
+    private static final long ROWS = Long.getLong("chsink.dist.rows", 40_000);
+    /** Shard kills per run before the initiator's, shards 2, 1, 2, ... in turn: {@code -Dchsink.dist.shard.kills=K}. */
+    private static final int SHARD_KILLS = Integer.getInteger("chsink.dist.shard.kills", 1);
     private static final String CLUSTER = "two";
     private static ClickHouseCluster cluster;
 
@@ -120,21 +124,22 @@ class DistributedTargetTest {
             try (IdStream stream = new IdStream(h.stack.kafka().bootstrapServers(), name, 2, ROWS)) {
                 h.createConnector(connector, exactlyOnce ? "clickhouse-sink-exactly-once.json" : "clickhouse-sink.json", o);
                 h.rest().waitForTasksRunning(connector, 1, Duration.ofMinutes(2));
-                stream.pace(1_200, ROWS - 4_000);
+                stream.pace(Math.max(1_200, ROWS / 30), ROWS - 4_000);
                 RowWatcher rows = new RowWatcher(cluster.initiator().http(), table.quotedName());
                 rows.awaitRows(ROWS / 10, Duration.ofMinutes(2), Duration.ofSeconds(60),
                         new ConnectorFailure(h.rest(), connector), null);
 
-                long markA = Files.size(log);
-                ClusterFaults.Kill a = faults.killShardMidInsert(2, Duration.ofSeconds(1));
-                System.out.println(name + ": " + a.what());
-                assertTrue(a.hit(), a.what());
-                proveShardKill(a, markA);
+                for (int k = 0; k < SHARD_KILLS; k++) {
+                    long markA = Files.size(log);
+                    ClusterFaults.Kill a = faults.killShardMidInsert(k % 2 == 0 ? 2 : 1, Duration.ofSeconds(1));
+                    System.out.println(name + ": " + a.what());
+                    assertTrue(a.hit(), a.what());
+                    proveShardKill(a, markA);
+                    long now = rows.count();
+                    rows.awaitRows(now + 1_000, Duration.ofMinutes(2), Duration.ofSeconds(60),
+                            new ConnectorFailure(h.rest(), connector), null); // flowing again
+                }
                 initiatorInserts.addAll(InsertLog.of(cluster.initiator(), ShardedTable.DB, name));
-
-                long now = rows.count();
-                rows.awaitRows(now + 1_000, Duration.ofMinutes(2), Duration.ofSeconds(60),
-                        new ConnectorFailure(h.rest(), connector), null); // flowing again
                 long markB = Files.size(log);
                 ClusterFaults.Kill b = faults.killInitiatorMidInsert(Duration.ofSeconds(1));
                 System.out.println(name + ": " + b.what());
@@ -159,11 +164,14 @@ class DistributedTargetTest {
 
         /**
          * The insert the shard kill met failed on the initiator, naming the shard; the connector logged the failure;
-         * under exactly_once its token landed later, and with the hashed key shard 1 deduplicated it (it had
-         * committed its part) while shard 2 wrote its part only then; with rand() it went to shard 2 each time.
+         * under exactly_once its token landed later, and with the hashed key the other shard deduplicated it (it had
+         * committed its part) while the killed shard wrote its part only then; with rand() it went to the killed shard
+         * each time.
          */
         void proveShardKill(ClusterFaults.Kill a, long mark) throws Exception {
-            String address = cluster.address(2);
+            int killed = a.shard();
+            int other = 3 - killed;
+            String address = cluster.address(killed);
             InsertLog.Entry met = awaitEntry(cluster.initiator(), name, e -> e.queryId().equals(a.initialQueryId()),
                     "the initiator's insert " + a.initialQueryId() + " met by the kill");
             assertTrue(met.failed() && met.exception().contains(address), "the insert met by the kill failed, naming "
@@ -177,24 +185,25 @@ class DistributedTargetTest {
             InsertLog.Entry retried = awaitEntry(cluster.initiator(), name,
                     e -> e.token().equals(a.token()) && !e.failed(), "the retry of token " + a.token());
             proofs.add("shard kill: retried with the same token: " + retried);
-            List<InsertLog.Entry> two = InsertLog.withToken(InsertLog.of(cluster.shard(2), ShardedTable.DB, table.local),
-                    a.token());
-            assertTrue(two.stream().anyMatch(e -> !e.failed() && e.writtenRows() > 0 && e.duplicatedBlocks() == 0),
-                    "shard 2 had not committed the block at its kill: the retry wrote it there: " + two);
+            List<InsertLog.Entry> there = InsertLog.withToken(InsertLog.of(cluster.shard(killed), ShardedTable.DB,
+                    table.local), a.token());
+            assertTrue(there.stream().anyMatch(e -> !e.failed() && e.writtenRows() > 0 && e.duplicatedBlocks() == 0),
+                    "shard " + killed + " had not committed the block at its kill: the retry wrote it there: " + there);
             if (hashed) {
-                List<InsertLog.Entry> one = InsertLog.withToken(InsertLog.of(cluster.shard(1), ShardedTable.DB,
+                List<InsertLog.Entry> survivor = InsertLog.withToken(InsertLog.of(cluster.shard(other), ShardedTable.DB,
                         table.local), a.token());
-                assertTrue(one.stream().anyMatch(e -> !e.failed() && e.writtenRows() > 0 && e.duplicatedBlocks() == 0)
-                        && one.stream().anyMatch(e -> !e.failed() && e.duplicatedBlocks() > 0),
-                        "shard 1 committed its part before shard 2's kill and deduplicated the retry: " + one);
-                proofs.add("shard kill: shard 1 saw the token twice: " + one);
+                assertTrue(survivor.stream().anyMatch(e -> !e.failed() && e.writtenRows() > 0
+                        && e.duplicatedBlocks() == 0) && survivor.stream().anyMatch(e -> !e.failed()
+                        && e.duplicatedBlocks() > 0), "shard " + other + " committed its part before shard " + killed
+                        + "'s kill and deduplicated the retry: " + survivor);
+                proofs.add("shard kill: shard " + other + " saw the token twice: " + survivor);
             } else {
                 List<InsertLog.Entry> sent = InsertLog.withToken(InsertLog.of(cluster.initiator(), ShardedTable.DB, name),
                         a.token());
-                assertTrue(sent.stream().allMatch(e -> e.shardId().equals("2")),
-                        "the block went whole to shard 2, each time (insert_shard_id): " + sent);
+                assertTrue(sent.stream().allMatch(e -> e.shardId().equals(String.valueOf(killed))),
+                        "the block went whole to shard " + killed + ", each time (insert_shard_id): " + sent);
             }
-            proofs.add("shard kill: shard 2 after its restart: " + two);
+            proofs.add("shard kill: shard " + killed + " after its restart: " + there);
         }
 
         /**
