@@ -37,8 +37,8 @@ final class ClusterFaults {
 
     /**
      * Kills shard {@code shard} while an insert into its local table runs there, after the other shards are done
-     * with the same insert (their part committed or failed) and it still lists it; starts it again after
-     * {@code down}.
+     * with the same insert (their part committed or failed) while it still sleeps in the constraint, before writing
+     * (see {@link #early}); starts it again after {@code down}.
      */
     Kill killShardMidInsert(int shard, Duration down) throws InterruptedException {
         ClickHouseServer s = table.cluster.shard(shard);
@@ -46,12 +46,17 @@ final class ClusterFaults {
         String[] seen;
         try {
             long deadline = System.nanoTime() + aim.toNanos();
-            do {
+            while (true) {
                 seen = awaitInsert(List.of(shard), deadline);
-                if (seen != null) {
-                    awaitOtherShardsDone(shard, seen[1]);
+                if (seen == null) {
+                    break;
                 }
-            } while (seen != null && !inserts(shard).contains(seen[1])); // ended meanwhile: aim at the next one
+                awaitOtherShardsDone(shard, seen[1]);
+                if (early(shard, seen[1])) {
+                    break;
+                }
+                Thread.sleep(3); // near its end or ended: aim at the next one
+            }
             s.kill();
         } catch (RuntimeException e) {
             slow(shard, false);
@@ -118,6 +123,21 @@ final class ClusterFaults {
                 Thread.sleep(2);
             }
         }
+    }
+
+    /**
+     * Whether shard {@code shard} still runs the insert of initiator query {@code initialQueryId} and has spent less
+     * than 70% of the constraint's sleep on it: it has not written the block, and will not before a SIGKILL sent now.
+     */
+    private boolean early(int shard, String initialQueryId) {
+        double limitMs = Double.parseDouble(SLOW_SECONDS) * 700;
+        for (String line : inserts(shard).split("\n")) {
+            String[] f = line.split("\t", -1);
+            if (f.length == 4 && f[1].equals(initialQueryId) && Double.parseDouble(f[3]) < limitMs) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** TSV of the inserts into the local table running on {@code shard}: query id, initial query id, token, ms. */
