@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * </ul>
  * Every insert into the Distributed table was synchronous (distributed_foreground_insert), so the offsets the
  * connector committed mean rows on the shards: the counts are read right after the last commit, without waiting.
+ * Without a sharding key (and no fault) every block goes whole to one shard too.
  */
 class DistributedTargetTest {
     /** Events per run: {@code -Dchsink.dist.rows=N}. */
@@ -86,6 +87,45 @@ class DistributedTargetTest {
     @Test
     void atLeastOnceWithAHashedKeyUnderShardAndInitiatorKills() throws Exception {
         new Run(false, "cityHash64(id)").go();
+    }
+
+    /**
+     * No sharding key (allowed by ClickHouse only with one shard for inserts without insert_shard_id): under
+     * exactly_once every block goes whole to one shard, both shards take blocks, every row lands once.
+     */
+    @Test
+    void exactlyOnceWithoutAShardingKeySendsWholeBlocks() throws Exception {
+        long rows = 10_000;
+        SinkHarness h = new SinkHarness(cluster.initiator());
+        String name = SinkHarness.unique("eo_nokey");
+        String connector = SinkHarness.unique("dist_sink");
+        ShardedTable table = new ShardedTable(cluster, name).create(null, 1000);
+        h.stack.kafka().createTopic(name, 2);
+        Map<String, String> o = SinkHarness.overrides(name, 1);
+        o.putAll(ShardedTable.TRANSFORM);
+        o.put("flush.max.rows", "500");
+        try (IdStream stream = new IdStream(h.stack.kafka().bootstrapServers(), name, 2, rows)) {
+            assertEquals(rows, stream.finish());
+            h.createConnector(connector, "clickhouse-sink-exactly-once.json", o);
+            h.awaitCommittedToEnd(connector, Set.of(new TopicPartition(name, 0), new TopicPartition(name, 1)),
+                    Duration.ofMinutes(2));
+            long[] count = table.perShard("count()");
+            assertEquals(rows, Arrays.stream(count).sum(), "count() over the shards " + Arrays.toString(count));
+            assertEquals(rows, table.overShards("uniqExact(id)"));
+            assertTrue(count[0] > 0 && count[1] > 0, "both shards take blocks: " + Arrays.toString(count));
+            List<InsertLog.Entry> inserts = InsertLog.of(cluster.initiator(), ShardedTable.DB, name);
+            assertTrue(!inserts.isEmpty() && inserts.stream().allMatch(e -> !e.shardId().isEmpty() && e.foreground()),
+                    "every insert synchronous, whole to one shard (insert_shard_id): " + inserts);
+            List<String> tokens = ShardedTable.blockTokens(inserts.stream().filter(e -> !e.failed())
+                    .map(InsertLog.Entry::token).distinct().toList(), name);
+            assertTrue(tokens.size() >= 10, "blocks to check: " + tokens.size());
+            List<String> split = table.blocksNotWholeOnOneShard(tokens);
+            assertTrue(split.isEmpty(), split.size() + " of " + tokens.size() + " blocks not whole on one shard: " + split);
+            System.out.printf("DistributedTargetTest %s (exactly_once, no sharding key): %d rows, per shard %s, %d "
+                    + "blocks whole on one shard%n", name, rows, Arrays.toString(count), tokens.size());
+        } finally {
+            h.deleteQuietly(connector);
+        }
     }
 
     /** One stream into one Distributed table under the two kills, and its checks. */
