@@ -1,12 +1,13 @@
 package io.chsink.it;
 
 import io.chsink.it.stack.ClickHouseServer;
+import io.chsink.it.stack.ConnectWorker;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * SIGKILLs of a {@link ShardedTable}'s servers while the connector inserts into it, each aimed at an insert seen
- * running on a shard, and restarts on the same data dir and ports. While a kill aims, the aimed-at shards' local
+ * SIGKILLs of a {@link ShardedTable}'s servers, or of the Connect worker, while the connector inserts into it, each
+ * aimed at an insert seen running on a shard, and restarts (servers on the same data dir and ports). While a kill aims, the aimed-at shards' local
  * tables hold a CHECK constraint that sleeps {@value #SLOW_SECONDS} s per inserted block before the block is written
  * (measured: a shard SIGKILLed in that sleep has not committed the block, while the other shard, without the
  * constraint, has committed its part of the same insert): an insert seen running is still running at the kill, and
@@ -84,6 +85,27 @@ final class ClusterFaults {
             all.forEach(i -> slow(i, false));
         }
         String target = "the initiator";
+        return seen == null ? new Kill(target, null, null, 0, "MISSED: no insert on a shard within " + aim)
+                : new Kill(target, seen[1], seen[2], Integer.parseInt(seen[0]), "SIGKILL of " + target + " during "
+                        + seen[3]);
+    }
+
+    /**
+     * SIGKILLs the Connect worker while a shard runs an insert of it into the local table, then starts it again: the
+     * block in flight is recorded and its offsets not committed, so the restarted task rebuilds it.
+     */
+    Kill killWorkerMidInsert(ConnectWorker worker) throws InterruptedException {
+        List<Integer> all = java.util.stream.IntStream.rangeClosed(1, table.cluster.shardCount()).boxed().toList();
+        all.forEach(i -> slow(i, true));
+        String[] seen;
+        try {
+            seen = awaitInsert(all, System.nanoTime() + aim.toNanos());
+            worker.kill();
+        } finally {
+            all.forEach(i -> slow(i, false));
+        }
+        worker.start();
+        String target = "the Connect worker";
         return seen == null ? new Kill(target, null, null, 0, "MISSED: no insert on a shard within " + aim)
                 : new Kill(target, seen[1], seen[2], Integer.parseInt(seen[0]), "SIGKILL of " + target + " during "
                         + seen[3]);

@@ -27,13 +27,14 @@ import org.junit.jupiter.api.Test;
 /**
  * A Distributed target on a cluster of an initiator and two shards ({@link ClickHouseCluster}, one ZooKeeper, so
  * the exactly-once state is a KeeperMap every server shares), written by the packaged plugin in the shared Connect
- * worker, while shard 2 is SIGKILLed during an insert and restarted, and then the initiator ({@link ClusterFaults});
+ * worker, while shard 2 is SIGKILLed during an insert and restarted, under exactly_once the Connect worker (the
+ * restarted task rebuilds the block in flight), and then the initiator ({@link ClusterFaults});
  * {@code -Dchsink.dist.rows=N} and {@code -Dchsink.dist.shard.kills=K} (shards 2, 1, 2, ... in turn) scale it up.
  * Each fault is proven from the servers' query logs and the worker log: the insert the kill met failed on the
  * initiator (naming the killed shard), the connector logged the failed insert, and under exactly_once the same
  * token came again: with {@code cityHash64(id)}, shard 1 had committed its part of that block before shard 2 was
  * killed and deduplicated the retry while shard 2 wrote its part then; with {@code rand()} the block went whole to one
- * shard ({@code insert_shard_id}), the same one again. In the end, read from each shard directly:
+ * shard ({@code insert_shard_id}), the same one again, also when rebuilt after the worker kill. In the end, read from each shard directly:
  * <ul>
  *   <li>exactly_once: count() and uniqExact(id) over the shards are both N, every id 0..N-1 once (so no id on two
  *   shards); with cityHash64(id) every row on the shard the hash names; with rand() every block's rows (its
@@ -179,6 +180,17 @@ class DistributedTargetTest {
                     rows.awaitRows(now + 1_000, Duration.ofMinutes(2), Duration.ofSeconds(60),
                             new ConnectorFailure(h.rest(), connector), null); // flowing again
                 }
+                if (exactlyOnce) {
+                    long markW = Files.size(log);
+                    ClusterFaults.Kill w = faults.killWorkerMidInsert(h.stack.connect());
+                    System.out.println(name + ": " + w.what());
+                    assertTrue(w.hit(), w.what());
+                    h.rest().waitForTasksRunning(connector, 1, Duration.ofMinutes(3));
+                    proveWorkerKill(w, markW);
+                    long now = rows.count();
+                    rows.awaitRows(now + 1_000, Duration.ofMinutes(2), Duration.ofSeconds(90),
+                            new ConnectorFailure(h.rest(), connector), null); // flowing again
+                }
                 initiatorInserts.addAll(InsertLog.of(cluster.initiator(), ShardedTable.DB, name));
                 long markB = Files.size(log);
                 ClusterFaults.Kill b = faults.killInitiatorMidInsert(Duration.ofSeconds(1));
@@ -198,8 +210,43 @@ class DistributedTargetTest {
                         Arrays.toString(distinct), initiatorInserts.size(), (System.nanoTime() - t0) / 1e9,
                         String.join("\n  ", proofs));
             } finally {
+                if (!h.stack.connect().isRunning()) {
+                    h.stack.connect().start(); // the shared worker outlives a failure between kill and restart
+                }
+                for (int s = 0; s <= cluster.shardCount(); s++) {
+                    io.chsink.it.stack.ClickHouseServer server = s == 0 ? cluster.initiator() : cluster.shard(s);
+                    if (!server.isRunning()) {
+                        server.start();
+                    }
+                }
                 h.deleteQuietly(connector);
             }
+        }
+
+        /**
+         * The task restarted after the worker kill rebuilt the block in flight and sent it with its recorded token,
+         * through the initiator again (with rand(), to the same shard), and the shard that ran it saw the token again.
+         */
+        void proveWorkerKill(ClusterFaults.Kill w, long mark) throws Exception {
+            InsertLog.Entry resent = awaitEntry(cluster.initiator(), name, e -> e.token().equals(w.token())
+                    && !e.failed() && !e.queryId().equals(w.initialQueryId()), "the rebuilt block's insert, token "
+                    + w.token());
+            List<InsertLog.Entry> sent = InsertLog.withToken(InsertLog.of(cluster.initiator(), ShardedTable.DB, name),
+                    w.token());
+            long rebuilt = WorkerLog.taskLines(log, mark, connector).stream().filter(l -> l.contains("] Rebuilt "))
+                    .count();
+            assertTrue(rebuilt > 0, "the restarted task rebuilt the blocks in flight");
+            if (!hashed) {
+                assertTrue(sent.stream().allMatch(e -> e.shardId().equals(String.valueOf(w.shard()))),
+                        "the rebuilt block went whole to shard " + w.shard() + " again: " + sent);
+            }
+            List<InsertLog.Entry> there = InsertLog.withToken(InsertLog.of(cluster.shard(w.shard()), ShardedTable.DB,
+                    table.local), w.token());
+            assertTrue(there.stream().anyMatch(e -> e.initialQueryId().equals(w.initialQueryId()))
+                    && there.stream().anyMatch(e -> e.initialQueryId().equals(resent.queryId())),
+                    "shard " + w.shard() + " ran the token before the kill and again after it: " + there);
+            proofs.add("worker kill: " + rebuilt + " blocks rebuilt; shard " + w.shard() + " saw the token twice: "
+                    + there);
         }
 
         /**
