@@ -170,6 +170,7 @@ final class ShardedPath implements AutoCloseable {
         ProcessCpu.Sample i0 = initCpu.sample();
         ProcessCpu.Sample p0 = s1Cpu.sample();
         long start = System.nanoTime();
+        LastGrowth shard2 = new LastGrowth(http, EventsTable.qualified(db, local));
         stack.connect().rest().putConnectorConfig(connector, config);
         // count() of the Distributed table: the shards' local tables summed (rows queued on the initiator not counted).
         RowWatcher watcher = new RowWatcher(http, dist);
@@ -181,6 +182,7 @@ final class ShardedPath implements AutoCloseable {
                     }
                 });
         long nanos = System.nanoTime() - start;
+        long shard2Done = shard2.stop() - start;
         ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
         ProcessCpu.Sample iUsed = initCpu.sample().minus(i0);
         ProcessCpu.Sample sUsed = s1Cpu.sample().minus(p0);
@@ -212,10 +214,10 @@ final class ShardedPath implements AutoCloseable {
         String mode = sink == Sink.OFFICIAL ? "background distribution (server default)"
                 : key == Key.HASH ? "through Distributed, split by key, foreground" : "whole blocks to shards (insert_shard_id), foreground";
         System.out.printf("    %s, key %s: %,.0f rows/s (%.2f s), worker CPU %.2f s, ClickHouse CPU initiator %.2f s +"
-                + " shard 1 %.2f s; rows on shard 1 %,d, shard 2 %,d; inserts received: initiator %,d, shard 1 %,d;"
+                + " shard 1 %.2f s; rows on shard 1 %,d, shard 2 %,d (complete at %.1f s); inserts received: initiator %,d, shard 1 %,d;"
                 + " queue left on the initiator (files, bytes): %s; %s%n", who, key.sql, d.rows() / (nanos / 1e9),
                 nanos / 1e9, wUsed.seconds(), iUsed.seconds(), sUsed.seconds(), onShard1, onShard2,
-                initEvents1[0] - initEvents0[0], s1Events1[0] - s1Events0[0], queued.replace('\t', ' '),
+                shard2Done / 1e9, initEvents1[0] - initEvents0[0], s1Events1[0] - s1Events0[0], queued.replace('\t', ' '),
                 ok ? "check equal to the generator's" : "CHECK MISMATCH: count " + count + ", " + line);
         if (id == null) {
             return null;
@@ -230,6 +232,11 @@ final class ShardedPath implements AutoCloseable {
         p.details.put("distribution", mode);
         p.details.put("rowsOnShard1", onShard1);
         p.details.put("rowsOnShard2Initiator", onShard2);
+        // Shard 2's part of an insert split over both shards (the initiator's own local table) is written before the
+        // insert returns, under both distribution modes: when it stopped growing, the connector's last insert had
+        // returned; what follows is the initiator's queue reaching shard 1 (background distribution). Whole blocks
+        // (S-rand*): only when shard 2's last block landed.
+        p.details.put("shard2CompleteSeconds", shard2Done / 1e9);
         p.details.put("initiatorCpuSeconds", iUsed.seconds());
         p.details.put("shard1CpuSeconds", sUsed.seconds());
         p.details.put("insertsReceivedByInitiator", initEvents1[0] - initEvents0[0]);
@@ -261,6 +268,50 @@ final class ShardedPath implements AutoCloseable {
                 : EndToEndPath.Format.SCHEMA.example, overrides);
         config.remove("name");
         return new LinkedHashMap<>(config);
+    }
+
+    /**
+     * Reads a table's count() five times a second on a thread of its own, and keeps when it last grew: the time its
+     * rows were complete.
+     */
+    private static final class LastGrowth {
+        private final Thread thread;
+        private volatile boolean running = true;
+        private volatile long lastGrowth = System.nanoTime();
+
+        LastGrowth(ClickHouseHttp http, String qualifiedTable) {
+            thread = new Thread(() -> {
+                long last = -1;
+                while (running) {
+                    try {
+                        long n = Long.parseLong(http.scalar("SELECT count() FROM " + qualifiedTable).trim());
+                        if (n != last) {
+                            last = n;
+                            lastGrowth = System.nanoTime();
+                        }
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        // a failed read: the next one counts
+                    }
+                }
+            }, "shard2-count");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Stops the reads; returns System.nanoTime() of the last growth seen. */
+        long stop() {
+            running = false;
+            thread.interrupt();
+            try {
+                thread.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return lastGrowth;
+        }
     }
 
     /** The server's InsertQuery and InsertedRows counters since it started. */

@@ -395,18 +395,23 @@ final class SinkBenchReport {
         out.println();
         out.println("S: 2 shards (" + machine.get("shardedCluster") + "), a Distributed table on the initiator; clock"
                 + " from connector creation until count() over the shards' local tables = the events");
-        out.printf("  %-16s %10s %8s %12s %10s %10s %11s %11s %9s %9s %8s  %s%n", "", "rows/s", "s", "worker CPU s",
-                "init CPU s", "shard1 s", "on shard 1", "on shard 2", "inserts", "shard1 in", "1st row", "distribution");
+        out.printf("  %-16s %10s %8s %12s %10s %10s %11s %11s %10s %9s %9s %8s  %s%n", "", "rows/s", "s", "worker CPU s",
+                "init CPU s", "shard1 s", "on shard 1", "on shard 2", "shard2 s", "inserts", "shard1 in", "1st row",
+                "distribution");
         for (Path p : runs) {
-            out.printf("  %-16s %,10.0f %8.2f %12.2f %10.2f %10.2f %,11d %,11d %,9d %,9d %8.1f  %s%n", p.id,
+            out.printf("  %-16s %,10.0f %8.2f %12.2f %10.2f %10.2f %,11d %,11d %10.1f %,9d %,9d %8.1f  %s%n", p.id,
                     p.rowsPerSecond(), p.seconds, p.clientCpu.seconds(), (Double) p.details.get("initiatorCpuSeconds"),
                     (Double) p.details.get("shard1CpuSeconds"), (Long) p.details.get("rowsOnShard1"),
-                    (Long) p.details.get("rowsOnShard2Initiator"), (Long) p.details.get("insertsReceivedByInitiator"),
+                    (Long) p.details.get("rowsOnShard2Initiator"), (Double) p.details.get("shard2CompleteSeconds"),
+                    (Long) p.details.get("insertsReceivedByInitiator"),
                     (Long) p.details.get("insertsReceivedByShard1"),
                     p.details.get("firstRowSeconds") instanceof Double f ? f : Double.NaN, p.details.get("distribution"));
         }
-        out.println("  inserts: INSERT queries the initiator received (the connector's); shard1 in: those shard 1"
-                + " received (forwarded by the initiator);");
+        out.println("  shard2 s: when the initiator's own local table (shard 2) last grew; for inserts split over both"
+                + " shards (all but S-rand*), which write shard 2's part before they return,\n  when the connector's last"
+                + " insert had returned: the rest of s is shard 1's rows arriving from the initiator's queue;");
+        out.println("  inserts: INSERT queries the initiator received (the connector's; exactly_once: with its state"
+                + " writes); shard1 in: those shard 1 received (forwarded by the initiator);");
         out.println("  -x: this connector under delivery.guarantee=exactly_once (config/clickhouse-sink-exactly-once.json,"
                 + " KeeperMap state on the initiator)");
         for (String[] r : RATIOS) {
