@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -295,6 +296,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
             // One query for the columns of every table (per database), not one per topic: a connector of 200
             // topics is validated with 1 query, not 200.
             Map<TableId, ?> columns = new TableSchemaLoader(client).loadAll(new LinkedHashSet<>(tables.values()));
+            Set<TableId> distributed = ClusterReader.distributedAmong(client, new LinkedHashSet<>(tables.values()));
             for (Map.Entry<String, TableId> e : tables.entrySet()) {
                 String t = e.getKey();
                 TableId table = e.getValue();
@@ -312,7 +314,7 @@ public class ClickHouseSinkConnector extends SinkConnector {
                     error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
                             + config.user() + "' has no grant on it: GRANT INSERT ON " + table.quoted() + " TO "
                             + TableId.quote(config.user()) + ")");
-                } else if (errorIfAny(SinkConfig.CLICKHOUSE_URL, shardProblem(client, table))) {
+                } else if (distributed.contains(table) && errorIfAny(SinkConfig.CLICKHOUSE_URL, shardProblem(client, table))) {
                     continue; // the shards' own problem first: the checks below read them too
                 } else if (config.exactlyOnce()) {
                     String problem = DedupCheck.problem(client, table);

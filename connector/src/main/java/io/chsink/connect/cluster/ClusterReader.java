@@ -5,7 +5,9 @@ import com.clickhouse.client.api.query.GenericRecord;
 import io.chsink.connect.schema.HexNames;
 import io.chsink.connect.schema.TableId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +24,8 @@ import java.util.regex.Pattern;
 public final class ClusterReader {
     private static final String TABLE_SQL = "SELECT engine, engine_full FROM system.tables "
             + "WHERE database = {db:String} AND name = {tbl:String}";
+    private static final String DISTRIBUTED_AMONG_SQL = "SELECT name FROM system.tables WHERE database = {db:String} "
+            + "AND engine = 'Distributed' AND has(" + HexNames.sql("tbls") + ", name)";
     private static final String SHARDS_SQL = "SELECT shard_num, shard_weight, host_name, port, default_database "
             + "FROM system.clusters WHERE cluster = {c:String} AND replica_num = 1 ORDER BY shard_num";
     private static final String DEFAULTS_SQL = "SELECT name, default_expression FROM system.columns "
@@ -76,6 +80,22 @@ public final class ClusterReader {
             foreground = "insert_distributed_sync";
         }
         return new DistributedTable(table, engine, shards, bad, foreground);
+    }
+
+    /** Which of {@code tables} are Distributed tables: one query per database. */
+    public static Set<TableId> distributedAmong(Client client, Collection<TableId> tables) {
+        Map<String, List<String>> byDatabase = new LinkedHashMap<>();
+        tables.forEach(t -> byDatabase.computeIfAbsent(t.database(), d -> new ArrayList<>()).add(t.table()));
+        Set<TableId> out = new HashSet<>();
+        for (Map.Entry<String, List<String>> db : byDatabase.entrySet()) {
+            Map<String, Object> p = new HashMap<>();
+            p.put("db", db.getKey());
+            p.put("tbls", HexNames.of(db.getValue()));
+            for (GenericRecord r : client.queryAll(DISTRIBUTED_AMONG_SQL, p)) {
+                out.add(new TableId(db.getKey(), r.getString("name")));
+            }
+        }
+        return out;
     }
 
     /** Every shard's local table, by shard number; a shard that lacks it is absent. */
