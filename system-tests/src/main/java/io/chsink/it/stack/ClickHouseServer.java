@@ -162,7 +162,9 @@ public final class ClickHouseServer implements AutoCloseable {
 
         /**
          * A cluster in {@code remote_servers} for Distributed tables: one shard per given server (its TCP port), then
-         * one for this server itself. The given servers must be started (their ports are known then).
+         * one for this server itself. The given servers must be started (their ports are known then). A server with
+         * a cluster also gets clickhouse-server's pool of 16 threads for background sends (clickhouse-local has none),
+         * so inserts without {@code distributed_foreground_insert} reach the shards as on a server.
          */
         public Builder cluster(String name, ClickHouseServer... others) {
             return cluster(name, true, others);
@@ -486,7 +488,10 @@ public final class ClickHouseServer implements AutoCloseable {
                 + (embedded.zookeeper == null ? "" : "  " + embedded.zookeeper)
                 + (embedded.queryLog ? "  <query_log><database>system</database><table>query_log</table>"
                         + "<flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>\n" : "")
-                + (remote.length() == 0 ? "" : "  <remote_servers>\n" + remote + "  </remote_servers>\n")
+                + (remote.length() == 0 ? "" : "  <remote_servers>\n" + remote + "  </remote_servers>\n"
+                        // clickhouse-local has no pool for Distributed tables' background sends (0 threads: inserts
+                        // without distributed_foreground_insert stay queued on disk for ever); clickhouse-server's 16.
+                        + "  <background_distributed_schedule_pool_size>16</background_distributed_schedule_pool_size>\n")
                 + "</clickhouse>\n");
         return config;
     }

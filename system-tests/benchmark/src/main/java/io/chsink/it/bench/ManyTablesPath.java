@@ -288,7 +288,14 @@ final class ManyTablesPath {
      */
     static Map<String, String> officialConfig(Stack stack, String db, List<String> topics, List<String> tables,
             int tasks) {
-        URI url = URI.create(stack.clickhouseUrl());
+        return officialConfig(stack.clickhouseUrl(), stack.clickhouse().user(), stack.clickhouse().password(), db,
+                topics, tables, tasks);
+    }
+
+    /** The same against the server at {@code clickhouseUrl} (path S: a cluster's initiator). */
+    static Map<String, String> officialConfig(String clickhouseUrl, String user, String password, String db,
+            List<String> topics, List<String> tables, int tasks) {
+        URI url = URI.create(clickhouseUrl);
         StringBuilder map = new StringBuilder();
         for (int i = 0; i < topics.size(); i++) {
             map.append(i == 0 ? "" : ",").append(topics.get(i)).append('=').append(tables.get(i));
@@ -300,8 +307,8 @@ final class ManyTablesPath {
         c.put("hostname", url.getHost());
         c.put("port", Integer.toString(url.getPort()));
         c.put("ssl", "false");
-        c.put("username", stack.clickhouse().user());
-        c.put("password", stack.clickhouse().password());
+        c.put("username", user);
+        c.put("password", password);
         c.put("database", db);
         c.put("exactlyOnce", "false");
         c.put("client_version", "V2");

@@ -29,7 +29,9 @@ import org.apache.kafka.connect.sink.SinkRecord;
  *   <li>E: clickhouse-jdbc, one executeUpdate per row, on a sample ({@link JdbcPath});</li>
  *   <li>V (not in the default paths): Debezium change events end to end with cdc.mode=debezium, against the same
  *       records as flat rows with cdc.mode=none, and (JSON, its plugin built) the official connector with
- *       debeziumCDCEnabled=true on the same change events ({@link CdcPath}).</li>
+ *       debeziumCDCEnabled=true on the same change events ({@link CdcPath});</li>
+ *   <li>S (not in the default paths): the events end to end into a 2-shard cluster through a Distributed table,
+ *       this connector with a hashed and a rand() sharding key beside the official connector ({@link ShardedPath}).</li>
  * </ul>
  * It prints a table and writes the same figures as JSON ({@link SinkBenchReport}). Only correctness fails a run
  * (counts, check lines); timings are reported, never asserted.
@@ -55,7 +57,9 @@ public final class SinkBench {
                     + " [--worker-jvm-opts -Xmx1g,-XX:...]"
                     + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] [--cdc-granularity N]"
                     + " [--cdc-toast PCT[,PCT]] (M, V: --paths ...M, ...V; --official-plugin: M, and V's JSON)"
-                    + " [--exactly-once] (B: also JSON with schemas under delivery.guarantee=exactly_once, as Bx)";
+                    + " [--exactly-once] (B: also JSON with schemas under delivery.guarantee=exactly_once, as Bx;"
+                    + " S: also S-hash-x, S-rand-x)"
+                    + " (S: --paths ...S, 2 shards through a Distributed table; --official-plugin too)";
         }
 
         static Options parse(String[] args, Path workDir) {
@@ -144,8 +148,8 @@ public final class SinkBench {
             if (rows < 20 || sample < 20 || rows > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("need 20 <= --rows <= 2^31-1 and --sample >= 20");
             }
-            if (!paths.matches("[ABCDEMV]+")) {
-                throw new IllegalArgumentException("--paths takes letters of ABCDEMV, got " + paths);
+            if (!paths.matches("[ABCDEMVS]+")) {
+                throw new IllegalArgumentException("--paths takes letters of ABCDEMVS, got " + paths);
             }
             if (official != null && !Files.isDirectory(official)) {
                 official = null; // not built: the many-tables path runs this connector alone
@@ -218,8 +222,8 @@ public final class SinkBench {
         // 300 ms lets both tasks' consumers join the group's first generation, which is what a connector that has
         // been running for a while looks like.
         System.setProperty("chsink.kafka.initial.rebalance.delay.ms", Long.toString(options.rebalanceDelayMs()));
-        boolean needsKafka = options.runs('B') || options.runs('M') || options.runs('V');
-        if ((options.runs('M') || options.runs('V')) && options.officialPlugin() != null) {
+        boolean needsKafka = options.runs('B') || options.runs('M') || options.runs('V') || options.runs('S');
+        if ((options.runs('M') || options.runs('V') || options.runs('S')) && options.officialPlugin() != null) {
             System.setProperty(io.chsink.it.stack.ConnectWorker.EXTRA_PLUGIN_PATH, options.officialPlugin().toString());
         }
         Path kafkaLog = null;
@@ -261,7 +265,7 @@ public final class SinkBench {
         }
     }
 
-    /** Runs the paths the options name, in the order C, A, D, E, B; returns the figures. */
+    /** Runs the paths the options name, in the order C, A, D, E, B, M, V, S; returns the figures. */
     SinkBenchReport run(Path workerGcLog) throws Exception {
         double loadAtStart = MachineFacts.loadAverage();
         report.machine.put("date", java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
@@ -269,7 +273,7 @@ public final class SinkBench {
         report.machine.put("args", o.args().isEmpty() ? "(none)" : o.args());
         report.machine.putAll(MachineFacts.describe(server));
         report.expected = expected;
-        if (o.runs('B') || o.runs('M')) {
+        if (o.runs('B') || o.runs('M') || o.runs('S')) {
             report.machine.put("brokerGroupInitialRebalanceDelayMs", Long.toString(o.rebalanceDelayMs()));
             String log = System.getProperty("chsink.kafka.log.dirs");
             report.machine.put("kafkaData", log == null ? "the work directory" : log
@@ -330,6 +334,9 @@ public final class SinkBench {
         }
         if (o.runs('V')) {
             runV();
+        }
+        if (o.runs('S')) {
+            runS();
         }
         report.machine.put("loadAvg1m", String.format(Locale.ROOT, "%.2f at start, %.2f at end", loadAtStart,
                 MachineFacts.loadAverage()));
@@ -620,6 +627,64 @@ public final class SinkBench {
                 v.run(format, o.cdcRows(), o.seed(), pct, toast.length > 1 ? "-toast" + pct : "", true)
                         .forEach(report::add);
             }
+        }
+    }
+
+    /**
+     * Path S: the dataset produced once into a topic of --partitions partitions, then, into a 2-shard cluster of two
+     * servers of its own ({@link ShardedPath}): per sharding key (cityHash64(user_id), then rand()) this connector
+     * and the official one (when its plugin is listed), which goes first alternating from one key to the next;
+     * with --exactly-once, this connector under the exactly-once example with both keys. A warm-up of each sink
+     * first (half the events, at most 500,000, through the hashed key).
+     */
+    private void runS() throws Exception {
+        if (stack == null) {
+            throw new IllegalStateException("path S needs Kafka and Connect: no stack given");
+        }
+        boolean official = officialListed("S");
+        System.out.printf("S: %,d events into 2 shards through a Distributed table, %d partitions, tasks.max=%d...%n",
+                o.rows(), o.partitions(), o.tasks());
+        try (ShardedPath s = ShardedPath.start(o.workDir(), DB, o.exactlyOnce())) {
+            report.machine.put("shardedCluster", s.describe());
+            String base = o.prefix() + "_s_" + Long.toString(System.currentTimeMillis(), 36);
+            List<ShardedPath.Sink> sinks = new java.util.ArrayList<>(List.of(ShardedPath.Sink.OURS));
+            if (official) {
+                sinks.add(ShardedPath.Sink.OFFICIAL);
+            }
+            if (o.warmup()) {
+                long warm = Math.max(20, Math.min(o.rows() / 2, 500_000));
+                ShardedPath.Dataset w = ShardedPath.produce(stack, base.replace('_', '-') + "-warm", o.seed(), warm,
+                        o.partitions());
+                List<ShardedPath.Sink> warmSinks = new java.util.ArrayList<>(sinks);
+                if (o.exactlyOnce()) {
+                    warmSinks.add(ShardedPath.Sink.OURS_EXACTLY_ONCE);
+                }
+                for (ShardedPath.Sink sink : warmSinks) {
+                    s.run(stack, w, base + "_warm_" + sink.name().toLowerCase(Locale.ROOT), sink,
+                            ShardedPath.Key.HASH, o.tasks(), false, null);
+                }
+                stack.kafka().deleteTopic(w.topic());
+                System.out.printf("    warm-up: %,d events through each sink (not timed)%n", warm);
+            }
+            ShardedPath.Dataset d = ShardedPath.produce(stack, base.replace('_', '-'), o.seed(), o.rows(), o.partitions());
+            int turn = 0;
+            for (ShardedPath.Key key : ShardedPath.Key.values()) {
+                List<ShardedPath.Sink> order = new java.util.ArrayList<>(sinks);
+                if (turn++ % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (ShardedPath.Sink sink : order) {
+                    report.add(s.run(stack, d, base + "_" + sink.idPart.replace("-", "_") + key.label, sink, key,
+                            o.tasks(), o.keepTables(), "S-" + sink.idPart + key.label));
+                }
+            }
+            if (o.exactlyOnce()) {
+                for (ShardedPath.Key key : ShardedPath.Key.values()) {
+                    report.add(s.run(stack, d, base + "_eo_" + key.label, ShardedPath.Sink.OURS_EXACTLY_ONCE, key,
+                            o.tasks(), o.keepTables(), "S-" + key.label + "-x"));
+                }
+            }
+            stack.kafka().deleteTopic(d.topic());
         }
     }
 

@@ -94,7 +94,8 @@ final class SinkBenchReport {
     }
 
     private static final String[][] RATIOS = {{"A", "C"}, {"A", "D"}, {"A", "E"}, {"B", "C"}, {"B'", "C"},
-        {"Bk", "C"}, {"B'k", "C"}, {"Ba", "C"}, {"Ba", "B"}, {"Bx", "B"}};
+        {"Bk", "C"}, {"B'k", "C"}, {"Ba", "C"}, {"Ba", "B"}, {"Bx", "B"}, {"S-hash", "S-official-hash"},
+        {"S-rand", "S-official-rand"}, {"S-rand", "S-hash"}, {"S-hash-x", "S-hash"}, {"S-rand-x", "S-rand"}};
 
     void print(PrintStream out) {
         out.println();
@@ -189,6 +190,7 @@ final class SinkBenchReport {
             printMany(out);
         }
         printCdc(out);
+        printSharded(out);
 
         out.println();
         out.println("Check lines (groups/totalRows/totalCents/checksum of each table)");
@@ -380,6 +382,43 @@ final class SinkBenchReport {
                         ratio(cdc.id, off.id), cdc.clientCpu.seconds(), off.clientCpu.seconds(), cdc.serverCpu.seconds(),
                         off.serverCpu.seconds(), cdc.details.get("livePlaceholders"), off.details.get("livePlaceholders"),
                         cdc.details.get("liveRowsDiffering"), off.details.get("liveRowsDiffering"));
+            }
+        }
+    }
+
+    /** Path S: per run, where the rows went and what each server did. */
+    private void printSharded(PrintStream out) {
+        List<Path> runs = paths.stream().filter(p -> p.id.startsWith("S-")).toList();
+        if (runs.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("S: 2 shards (" + machine.get("shardedCluster") + "), a Distributed table on the initiator; clock"
+                + " from connector creation until count() over the shards' local tables = the events");
+        out.printf("  %-16s %10s %8s %12s %10s %10s %11s %11s %10s %9s %9s %8s  %s%n", "", "rows/s", "s", "worker CPU s",
+                "init CPU s", "shard1 s", "on shard 1", "on shard 2", "shard2 s", "inserts", "shard1 in", "1st row",
+                "distribution");
+        for (Path p : runs) {
+            out.printf("  %-16s %,10.0f %8.2f %12.2f %10.2f %10.2f %,11d %,11d %10.1f %,9d %,9d %8.1f  %s%n", p.id,
+                    p.rowsPerSecond(), p.seconds, p.clientCpu.seconds(), (Double) p.details.get("initiatorCpuSeconds"),
+                    (Double) p.details.get("shard1CpuSeconds"), (Long) p.details.get("rowsOnShard1"),
+                    (Long) p.details.get("rowsOnShard2Initiator"), (Double) p.details.get("shard2CompleteSeconds"),
+                    (Long) p.details.get("insertsReceivedByInitiator"),
+                    (Long) p.details.get("insertsReceivedByShard1"),
+                    p.details.get("firstRowSeconds") instanceof Double f ? f : Double.NaN, p.details.get("distribution"));
+        }
+        out.println("  shard2 s: when the initiator's own local table (shard 2) last grew; for inserts split over both"
+                + " shards (all but S-rand*), which write shard 2's part before they return,\n  when the connector's last"
+                + " insert had returned: the rest of s is shard 1's rows arriving from the initiator's queue;");
+        out.println("  inserts: INSERT queries the initiator received (the connector's; exactly_once: with its state"
+                + " writes); shard1 in: those shard 1 received (forwarded by the initiator);");
+        out.println("  -x: this connector under delivery.guarantee=exactly_once (config/clickhouse-sink-exactly-once.json,"
+                + " KeeperMap state on the initiator)");
+        for (String[] r : RATIOS) {
+            double v = ratio(r[0], r[1]);
+            if (r[0].startsWith("S-") && !Double.isNaN(v)) {
+                out.printf(Locale.ROOT, "  %s / %s rows/s = %.2f; worker CPU per row %s / %s = %.2f%n", r[0], r[1], v,
+                        r[1], r[0], path(r[1]).clientCpu.seconds() / path(r[0]).clientCpu.seconds());
             }
         }
     }
