@@ -349,8 +349,15 @@ public class ClickHouseSinkConnector extends SinkConnector {
         /** A Distributed target whose shards cannot take its inserts ({@link ShardChecks}), else null. */
         private String shardProblem(Client client, TableId table) {
             DistributedTable d = ClusterReader.read(client, table);
-            return d == null ? null
-                    : ShardChecks.problem(d, ClusterReader.shardTables(client, d), ClusterReader.columns(client, table));
+            if (d == null) {
+                return null;
+            }
+            try {
+                return ShardChecks.problem(d, ClusterReader.shardTables(client, d), ClusterReader.columns(client, table));
+            } catch (RuntimeException e) {
+                return d.describe() + ": could not read the local table on its shards " + d.shards()
+                        + " (a shard down or unreachable from the server of clickhouse.url?): " + rootMessage(e);
+            }
         }
 
         private void error(String key, String message) {

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * below its committed offset exceed the documented bound at any sample, or when a row is lost (either guarantee)
  * or duplicated (exactly_once).
  *
- * <p>{@code -Dchsink.soak.minutes} sets the length: 4 in the test run, 30 with {@code -Psoak}.
+ * <p>{@code -Dchsink.soak.minutes} sets the length: 3 in the test run, 30 with {@code -Psoak}.
  */
 class SoakTest {
     private static final String STATE = "chsink_exactly_once_state";
@@ -81,9 +81,9 @@ class SoakTest {
 
     @Test
     void pacedStreamUnderFaultsKeepsResourcesFlatAndEveryRowOnce() throws Exception {
-        double minutes = Double.parseDouble(System.getProperty("chsink.soak.minutes", "4"));
+        double minutes = Double.parseDouble(System.getProperty("chsink.soak.minutes", "3"));
         Duration length = Duration.ofMillis((long) (minutes * 60_000));
-        Duration faultEvery = Duration.ofMillis(Math.max(35_000, length.toMillis() / 10));
+        Duration faultEvery = Duration.ofMillis(Math.max(30_000, length.toMillis() / 10));
         SinkHarness h = new SinkHarness(keeper);
         long seed = Long.getLong("chsink.soak.seed", System.currentTimeMillis() % 100_000);
         Random random = new Random(seed);
