@@ -73,6 +73,7 @@ final class ClusterFaults {
 
     /** Kills the initiator while a shard runs an insert of it into the local table; starts it again after {@code down}. */
     Kill killInitiatorMidInsert(Duration down) throws InterruptedException {
+        List<Integer> aborted = new java.util.ArrayList<>();
         List<Integer> all = java.util.stream.IntStream.rangeClosed(1, table.cluster.shardCount()).boxed().toList();
         all.forEach(i -> slow(i, true));
         String[] seen;
@@ -80,11 +81,20 @@ final class ClusterFaults {
             seen = awaitInsert(all, System.nanoTime() + aim.toNanos());
             table.initiator().kill();
             Thread.sleep(down.toMillis());
+            // clickhouse-local's TCP handler (not clickhouse-server's) can abort on the initiator's reset connection
+            // ("Terminate called for uncaught exception: ... Connection reset by peer"): such a shard is started
+            // again, as a server's supervisor would.
+            for (int i : all) {
+                if (!table.cluster.shard(i).isRunning()) {
+                    aborted.add(i);
+                    table.cluster.shard(i).start();
+                }
+            }
             table.initiator().start();
         } finally {
             all.forEach(i -> slow(i, false));
         }
-        String target = "the initiator";
+        String target = "the initiator" + (aborted.isEmpty() ? "" : " (shards " + aborted + " aborted with it, restarted)");
         return seen == null ? new Kill(target, null, null, 0, "MISSED: no insert on a shard within " + aim)
                 : new Kill(target, seen[1], seen[2], Integer.parseInt(seen[0]), "SIGKILL of " + target + " during "
                         + seen[3]);
