@@ -11,6 +11,9 @@ import io.chsink.it.stack.Stack;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import io.chsink.it.kafka.EventProducer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * whose shard 2 cannot deduplicate is refused, naming shard 2 (its number and host:port) and not shard 1: a local
  * table with non_replicated_deduplication_window = 0 there, or no local table there at all. Shard 1's local table is
  * fine in both cases; nothing is written. An initiator without a Keeper, whose exactly-once state table would live on
- * it alone, is refused too.
+ * it alone, is refused too. auto.evolve without distributed DDL stops with the statement for the shards, and goes on
+ * once it ran there.
  */
 class DistributedTargetCheckTest {
     private static ClickHouseCluster cluster;
@@ -91,6 +95,73 @@ class DistributedTargetCheckTest {
                     && message.contains("keeper_map_path_prefix"), message);
             assertEquals(0, t.onShard(1, "count()") + t.onShard(2, "count()"));
             System.out.println("DistributedTargetCheckTest (state table on the initiator alone): " + message);
+        }
+    }
+
+    /**
+     * auto.evolve on a Distributed target (at_least_once, config/clickhouse-sink-auto.json): a record with new fields
+     * needs them on the shards' local tables first. This cluster has no distributed DDL, so the ON CLUSTER statement
+     * fails and the task stops with the statement to run on every shard; once it ran there and the task restarts,
+     * the connector adds the columns to the Distributed table and the new records land with their values on the
+     * shards.
+     */
+    @Test
+    void autoEvolveStopsWithTheShardStatementsThenAddsTheColumnsToTheDistributedTable() throws Exception {
+        SinkHarness h = new SinkHarness(cluster.initiator());
+        String topic = SinkHarness.unique("app_dist_evolve");
+        String local = topic + "_local";
+        String connector = SinkHarness.unique("dist_evolve");
+        cluster.createLocalTables(ShardedTable.DB, local, "id Int64, name String", "id", 0);
+        String quoted = "`" + ShardedTable.DB + "`.`" + topic + "`";
+        cluster.initiator().exec("CREATE TABLE " + quoted + " (id Int64, name String) ENGINE = Distributed('two', '"
+                + ShardedTable.DB + "', '" + local + "', cityHash64(id))");
+        h.stack.kafka().createTopic(topic, 1);
+        EventProducer producer = new EventProducer(h.stack.kafka().bootstrapServers());
+        List<String> v1 = new ArrayList<>();
+        for (long id = 0; id < 100; id++) {
+            v1.add(AutoEvolveTest.v1(id));
+        }
+        producer.produceRaw(topic, 0, v1);
+        Map<String, String> o = SinkHarness.overrides(topic, 1);
+        o.put("topics.regex", "");
+        o.put("errors.deadletterqueue.topic.name", topic + "-dlq");
+        try {
+            h.createConnector(connector, "clickhouse-sink-auto.json", o);
+            h.awaitRows(topic, 100, connector);
+            List<String> v2 = new ArrayList<>();
+            for (long id = 100; id < 200; id++) {
+                v2.add(AutoEvolveTest.v2(id));
+            }
+            producer.produceRaw(topic, 0, v2);
+            String message = SinkHarness.causeLine(h.awaitFailure(connector, Duration.ofSeconds(90)));
+            System.out.println("DistributedTargetCheckTest (auto.evolve without distributed DDL): " + message);
+            String marker = "on every shard: ";
+            assertTrue(message.contains("auto.evolve could not add the record's new columns to the local tables")
+                    && message.contains(marker), message);
+            String statement = message.substring(message.indexOf(marker) + marker.length()).trim();
+            assertTrue(statement.startsWith("ALTER TABLE `" + ShardedTable.DB + "`.`" + local + "` ADD COLUMN IF NOT "
+                    + "EXISTS `note` Nullable(String), ADD COLUMN IF NOT EXISTS `region` String DEFAULT 'eu'"), statement);
+            assertEquals("0", cluster.initiator().query("SELECT count() FROM system.columns WHERE database = '"
+                    + ShardedTable.DB + "' AND table = '" + topic + "' AND name = 'note'").trim(),
+                    "the Distributed table is left as it was");
+            for (int shard = 1; shard <= 2; shard++) {
+                cluster.shard(shard).exec(statement);
+            }
+            h.rest().restartConnector(connector, true, true);
+            h.awaitRows(topic, 200, connector);
+            assertEquals("1", cluster.initiator().query("SELECT count() FROM system.columns WHERE database = '"
+                    + ShardedTable.DB + "' AND table = '" + topic + "' AND name = 'note'").trim(),
+                    "the connector added the column to the Distributed table");
+            long withNote = 0;
+            for (int shard = 1; shard <= 2; shard++) {
+                withNote += Long.parseLong(cluster.shard(shard).query("SELECT countIf(note = concat('n', toString(id))"
+                        + " AND region = concat('r', toString(id % 3))) FROM `" + ShardedTable.DB + "`.`" + local + "`")
+                        .trim());
+            }
+            assertEquals(100, withNote, "the new records land on the shards with their values");
+            assertFalse(h.rest().connectorStatus(connector).anyFailed());
+        } finally {
+            h.deleteQuietly(connector);
         }
     }
 
