@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.chsink.connect.cluster.DistributedEngine;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.Shard;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.TableId;
 import java.util.HashMap;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The ReplacingMergeTree(version, is_deleted) requirement, on what system.tables and system.columns say. */
@@ -91,5 +97,53 @@ class ReplacingTableCheckTest {
         String narrow = ReplacingTableCheck.problem(T, "ReplacingMergeTree", engine, "id",
                 cols("_version", "Int64", "_is_deleted", "UInt8"), "_version", "_is_deleted", 64);
         assertTrue(narrow.contains("MODIFY COLUMN `_version` UInt64 (or cdc.version.bits=128 with UInt128)"), narrow);
+    }
+
+    private static DistributedTable distributed(String key, Set<String> nondeterministic) {
+        return new DistributedTable(new TableId("db", "orders"), DistributedEngine.parse(
+                "Distributed('two', 'db', 'orders_local'" + (key == null ? "" : ", " + key) + ")"),
+                List.of(new Shard(1, 1, "h1", 9000, ""), new Shard(2, 1, "h2", 9000, "")), nondeterministic,
+                "distributed_foreground_insert");
+    }
+
+    private static Map<Integer, ShardTable> replacingShards() {
+        Map<String, String> types = new LinkedHashMap<>();
+        types.put("id", "Int64");
+        types.put("status", "String");
+        types.put("_version", "UInt64");
+        types.put("_deleted", "UInt8");
+        Map<Integer, ShardTable> out = new HashMap<>();
+        for (int n = 1; n <= 2; n++) {
+            out.put(n, new ShardTable(new Shard(n, 1, "h" + n, 9000, ""), new TableId("db", "orders_local"),
+                    "ReplacingMergeTree", "ReplacingMergeTree(_version, _deleted) ORDER BY id", "", "id", "", types,
+                    Map.of()));
+        }
+        return out;
+    }
+
+    @Test
+    void aDistributedTargetNeedsAKeyThatKeepsARowOnOneShard() {
+        assertNull(ReplacingTableCheck.distributedProblem(distributed("cityHash64(id)", Set.of()),
+                replacingShards(), "_version", "_deleted", 64));
+        String rand = ReplacingTableCheck.distributedProblem(distributed("rand()", Set.of("rand")),
+                replacingShards(), "_version", "_deleted", 64);
+        assertTrue(rand.contains("cannot take cdc.mode=debezium rows") && rand.contains("rand"), rand);
+        String none = ReplacingTableCheck.distributedProblem(distributed(null, Set.of()),
+                replacingShards(), "_version", "_deleted", 64);
+        assertTrue(none.contains("it has no sharding key"), none);
+        String moving = ReplacingTableCheck.distributedProblem(distributed("cityHash64(id, status)",
+                Set.of()), replacingShards(), "_version", "_deleted", 64);
+        assertTrue(moving.contains("reads status, outside the local table's sorting key (id)"), moving);
+    }
+
+    @Test
+    void aDistributedTargetsShardWithAPlainMergeTreeIsNamed() {
+        Map<Integer, ShardTable> shards = replacingShards();
+        ShardTable two = shards.get(2);
+        shards.put(2, new ShardTable(two.shard(), two.table(), "MergeTree", "MergeTree ORDER BY id", "", "id", "",
+                two.columnTypes(), Map.of()));
+        String p = ReplacingTableCheck.distributedProblem(distributed("cityHash64(id)", Set.of()), shards,
+                "_version", "_deleted", 64);
+        assertTrue(p.contains("shard 2 (h2:9000)") && p.contains("has engine MergeTree"), p);
     }
 }
