@@ -632,9 +632,11 @@ final class CdcPath {
         Map<String, Long> events0 = profileDir != null ? serverEvents() : null;
         ProcessCpu workerCpu = ProcessCpu.ofPid(workerPid);
         ProcessCpu serverCpu = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
+        ProcessCpu brokerCpu = ProcessCpu.ofPid(stack.kafka().pid());
         long logMark = logSize();
         ProcessCpu.Sample w0 = workerCpu.sample();
         ProcessCpu.Sample s0 = serverCpu.sample();
+        ProcessCpu.Sample b0 = brokerCpu.sample();
         long start = System.nanoTime();
         stack.connect().rest().putConnectorConfig(connector, config);
         RowWatcher watcher = new RowWatcher(http(), q(counter), "sum(`n`)");
@@ -668,9 +670,11 @@ final class CdcPath {
         }
         ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
         ProcessCpu.Sample sUsed = serverCpu.sample().minus(s0);
+        ProcessCpu.Sample bUsed = brokerCpu.sample().minus(b0);
         long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;
-        System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s%n", what,
-                expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(), sUsed.seconds());
+        System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s, broker %.2f"
+                + " CPU s%n", what, expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(),
+                sUsed.seconds(), bUsed.seconds());
         return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     }
 
