@@ -233,6 +233,7 @@ final class SchemaValueReader {
         long seenBits = 0; // fields read, one bit each; an array for structs of more than 64 fields
         boolean[] seenMany = n > 64 ? new boolean[n] : null;
         int seen = 0;
+        boolean nullInRequired = false; // never from read() or absent(); were it there, put() refuses it as before
         int next = 0; // writers put the fields in their schema's order: the next one is the likely one
         while (true) {
             Field field;
@@ -267,23 +268,27 @@ final class SchemaValueReader {
                 seenMany[i] = true;
             }
             seen++;
-            values[i] = read(p, field.schema(), names);
+            Object v = read(p, field.schema(), names);
+            values[i] = v;
+            nullInRequired |= v == null && !field.schema().isOptional();
         }
         endObject(p);
         if (seen < n) {
             for (int i = 0; i < n; i++) {
                 if (seenMany == null ? (seenBits & 1L << i) == 0 : !seenMany[i]) {
-                    values[i] = absent(fields.get(i).schema());
+                    Schema s = fields.get(i).schema();
+                    Object v = absent(s);
+                    values[i] = v;
+                    nullInRequired |= v == null && !s.isOptional();
                 }
             }
         }
         // Every value was read by its field schema (or is its default, or a null the schema allows): what put()
-        // would check holds already. A null in a required field cannot come from read(); were it there, Connect's
-        // put() would refuse it as before.
+        // would check holds already.
         if (own == null) {
             return StructFill.of(schema, values);
         }
-        return StructFill.nullInRequired(fields, own) ? StructFill.of(schema, own.clone()) : struct;
+        return nullInRequired ? StructFill.of(schema, own.clone()) : struct;
     }
 
     private static void endObject(JsonParser p) {
