@@ -97,6 +97,34 @@ public final class ProcessCpu {
     }
 
     /**
+     * CPU time of the process's threads so far, summed by thread name (from {@code /proc/PID/task/TID/stat}, names cut
+     * at 15 characters by Linux, digits replaced by {@code N} so that a pool's threads add up: {@code C2 CompilerThreN},
+     * {@code GC Thread#N}, {@code pool-N-thread-N}). Threads that ended before the call are not counted. Empty when
+     * unknown.
+     */
+    public java.util.Map<String, Long> byThreadName() {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        if (stat == null) {
+            return out;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(stat.getParent().resolve("task"))) {
+            for (Path t : tasks) {
+                try {
+                    String text = Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1);
+                    String name = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')')).replaceAll("[0-9]+", "N");
+                    Sample x = parse(text);
+                    out.merge(name, x.userNanos() + x.sysNanos(), Long::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended while we looked
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new java.util.TreeMap<>();
+        }
+        return out;
+    }
+
+    /**
      * CPU seconds of the threads of JVM {@code pid} whose names contain {@code nameFragment}, from {@code jcmd PID
      * Thread.print} (its {@code cpu=...ms} per thread; /proc names are cut at 15 characters). Counts live threads
      * only; NaN when jcmd is missing or fails.

@@ -637,6 +637,7 @@ final class CdcPath {
         ProcessCpu.Sample w0 = workerCpu.sample();
         ProcessCpu.Sample s0 = serverCpu.sample();
         ProcessCpu.Sample b0 = brokerCpu.sample();
+        Map<String, Long> threads0 = workerCpu.byThreadName();
         long start = System.nanoTime();
         stack.connect().rest().putConnectorConfig(connector, config);
         RowWatcher watcher = new RowWatcher(http(), q(counter), "sum(`n`)");
@@ -671,11 +672,37 @@ final class CdcPath {
         ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
         ProcessCpu.Sample sUsed = serverCpu.sample().minus(s0);
         ProcessCpu.Sample bUsed = brokerCpu.sample().minus(b0);
+        System.out.printf("    %s worker CPU s by thread: %s%n", what, threadSeconds(threads0, workerCpu.byThreadName()));
         long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;
         System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s, broker %.2f"
                 + " CPU s%n", what, expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(),
                 sUsed.seconds(), bUsed.seconds());
         return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    }
+
+    /**
+     * The worker's CPU seconds from {@code before} to {@code after} by thread name, grouped as the task threads
+     * ({@code pool-N-thread-N}: poll, convert, put), the JIT compilers, the garbage collector, and the rest by name.
+     */
+    static String threadSeconds(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> groups = new java.util.LinkedHashMap<>();
+        groups.put("tasks", 0L);
+        groups.put("JIT", 0L);
+        groups.put("GC", 0L);
+        after.forEach((name, nanos) -> {
+            long used = nanos - before.getOrDefault(name, 0L);
+            if (used <= 0) {
+                return;
+            }
+            String g = name.startsWith("pool-") ? "tasks" : name.contains("Compiler") ? "JIT"
+                    : name.startsWith("GC ") || name.startsWith("G1 ") ? "GC" : name;
+            groups.merge(g, used, Long::sum);
+        });
+        StringBuilder b = new StringBuilder();
+        groups.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+                .filter(e -> e.getValue() >= 50_000_000L).forEach(e -> b.append(b.length() == 0 ? "" : ", ")
+                        .append(e.getKey()).append(' ').append(String.format("%.2f", e.getValue() / 1e9)));
+        return b.toString();
     }
 
     /** Deletes the measured connector and completes its figures from its tasks' stop lines. */
