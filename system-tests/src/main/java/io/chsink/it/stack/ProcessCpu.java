@@ -97,13 +97,13 @@ public final class ProcessCpu {
     }
 
     /**
-     * CPU time of the process's threads so far, summed by thread name (from {@code /proc/PID/task/TID/stat}, names cut
-     * at 15 characters by Linux, digits replaced by {@code N} so that a pool's threads add up: {@code C2 CompilerThreN},
-     * {@code GC Thread#N}, {@code pool-N-thread-N}). Threads that ended before the call are not counted. Empty when
-     * unknown.
+     * CPU time of each of the process's live threads so far, by thread id: its name (from
+     * {@code /proc/PID/task/TID/stat}, cut at 15 characters by Linux) and user + system nanoseconds. A pool thread
+     * keeps its id when it is renamed (Connect names a task's thread after the task), so compare samples by id. Empty
+     * when unknown.
      */
-    public java.util.Map<String, Long> byThreadName() {
-        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+    public java.util.Map<Long, java.util.Map.Entry<String, Long>> threads() {
+        java.util.Map<Long, java.util.Map.Entry<String, Long>> out = new java.util.HashMap<>();
         if (stat == null) {
             return out;
         }
@@ -111,15 +111,16 @@ public final class ProcessCpu {
             for (Path t : tasks) {
                 try {
                     String text = Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1);
-                    String name = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')')).replaceAll("[0-9]+", "N");
+                    String name = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')'));
                     Sample x = parse(text);
-                    out.merge(name, x.userNanos() + x.sysNanos(), Long::sum);
+                    out.put(Long.parseLong(t.getFileName().toString()),
+                            java.util.Map.entry(name, x.userNanos() + x.sysNanos()));
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended while we looked
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return new java.util.TreeMap<>();
+            return new java.util.HashMap<>();
         }
         return out;
     }
