@@ -30,7 +30,6 @@ import org.apache.kafka.connect.data.Timestamp;
  */
 final class SchemaValueReader {
     private final boolean replaceNullWithDefault;
-    private final RepeatedStrings strings = new RepeatedStrings();
 
     SchemaValueReader(boolean replaceNullWithDefault) {
         this.replaceNullWithDefault = replaceNullWithDefault;
@@ -90,10 +89,7 @@ final class SchemaValueReader {
             case FLOAT64:
                 return t == JsonToken.VALUE_STRING ? nonFinite(p) : JsonNumbers.node(p).doubleValue();
             case STRING:
-                if (t != JsonToken.VALUE_STRING) {
-                    throw FastPathMiss.INSTANCE;
-                }
-                return strings.text(p);
+                return text(p, t);
             case BYTES:
                 return base64(p, t);
             case ARRAY:
