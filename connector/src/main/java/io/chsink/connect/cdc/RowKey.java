@@ -165,7 +165,24 @@ final class RowKey {
         if (this == o) {
             return true;
         }
-        return o instanceof RowKey && ((RowKey) o).hash == hash && ((RowKey) o).values.equals(values);
+        return o instanceof RowKey && ((RowKey) o).hash == hash && sameValues(((RowKey) o).values, values);
+    }
+
+    /**
+     * {@code a.equals(b)} for the lists of key texts, by index: List's own equals walks one list with an
+     * iterator and the other by calls that do not inline, and it runs for every key a map of rows is asked for.
+     */
+    private static boolean sameValues(List<String> a, List<String> b) {
+        int n = a.size();
+        if (b.size() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!java.util.Objects.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -224,7 +224,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
         }
         try (JsonParser p = json.nestedParser(value, payloadFrom, end)) {
             p.nextToken();
-            Object payload = readerOf(last).read(p, last.schema);
+            Object payload = readerOf(last).read(p, last.schema, last.names);
             if (p.nextToken() != null) {
                 throw FastPathMiss.INSTANCE;
             }
@@ -250,7 +250,7 @@ public final class JsonEnvelopeConverter implements Converter, Versioned {
                 throw FastPathMiss.INSTANCE;
             }
             p.nextToken();
-            Object payload = readerOf(schema).read(p, schema.schema);
+            Object payload = readerOf(schema).read(p, schema.schema, schema.names);
             if (p.nextToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
                 throw FastPathMiss.INSTANCE;
             }

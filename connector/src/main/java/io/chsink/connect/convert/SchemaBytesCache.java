@@ -15,13 +15,15 @@ import org.apache.kafka.connect.data.Schema;
 final class SchemaBytesCache {
     /**
      * One cached schema: a copy of its bytes, their hash, the schema JsonConverter made of them, and whether that is
-     * a Debezium change event's ({@link ChangeEventSchemas}), decided once here.
+     * a Debezium change event's ({@link ChangeEventSchemas}) and its structs' field names ({@link FieldNames}), both
+     * worked out once here.
      */
     static final class Cached {
         final byte[] bytes;
         final int hash;
         final Schema schema;
         final boolean changeEvent;
+        final FieldNames names;
         Cached next;
 
         Cached(byte[] bytes, int hash, Schema schema) {
@@ -29,6 +31,7 @@ final class SchemaBytesCache {
             this.hash = hash;
             this.schema = schema;
             this.changeEvent = ChangeEventSchemas.isEnvelope(schema);
+            this.names = FieldNames.of(schema);
         }
 
         boolean matches(byte[] src, int from, int to) {

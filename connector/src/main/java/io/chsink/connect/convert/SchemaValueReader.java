@@ -2,6 +2,7 @@ package io.chsink.connect.convert;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.chsink.connect.mapping.StructFill;
 import java.io.IOException;
@@ -34,8 +35,16 @@ final class SchemaValueReader {
         this.replaceNullWithDefault = replaceNullWithDefault;
     }
 
-    /** The value starting at the parser's current token; leaves the parser on the value's last token. */
+    /** {@link #read(JsonParser, Schema, FieldNames)} with every struct field name read by name. */
     Object read(JsonParser p, Schema schema) throws IOException {
+        return read(p, schema, FieldNames.NONE);
+    }
+
+    /**
+     * The value starting at the parser's current token; leaves the parser on the value's last token. {@code names}:
+     * the field names of the schema's structs ({@link FieldNames}), matched in place where they come in field order.
+     */
+    Object read(JsonParser p, Schema schema, FieldNames names) throws IOException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.VALUE_NULL) {
             return absent(schema);
@@ -84,11 +93,12 @@ final class SchemaValueReader {
             case BYTES:
                 return base64(p, t);
             case ARRAY:
-                return array(p, schema, t);
+                return array(p, schema, t, names);
             case MAP:
-                return schema.keySchema().type() == Schema.Type.STRING ? objectMap(p, schema, t) : pairMap(p, schema, t);
+                return schema.keySchema().type() == Schema.Type.STRING ? objectMap(p, schema, t, names)
+                        : pairMap(p, schema, t, names);
             case STRUCT:
-                return struct(p, schema, t);
+                return struct(p, schema, t, names);
             default:
                 throw FastPathMiss.INSTANCE;
         }
@@ -145,20 +155,21 @@ final class SchemaValueReader {
         return new TextNode(text(p, t)).binaryValue();
     }
 
-    private List<Object> array(JsonParser p, Schema schema, JsonToken t) throws IOException {
+    private List<Object> array(JsonParser p, Schema schema, JsonToken t, FieldNames names) throws IOException {
         if (t != JsonToken.START_ARRAY) {
             throw FastPathMiss.INSTANCE;
         }
         Schema elements = schema.valueSchema();
         List<Object> list = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
-            list.add(read(p, elements));
+            list.add(read(p, elements, names));
         }
         return list;
     }
 
     /** A map with STRING keys, encoded as a JSON object (keys are taken as they are, as JsonConverter does). */
-    private Map<Object, Object> objectMap(JsonParser p, Schema schema, JsonToken t) throws IOException {
+    private Map<Object, Object> objectMap(JsonParser p, Schema schema, JsonToken t, FieldNames names)
+            throws IOException {
         if (t != JsonToken.START_OBJECT) {
             throw FastPathMiss.INSTANCE;
         }
@@ -170,14 +181,15 @@ final class SchemaValueReader {
             if (map.containsKey(key)) {
                 throw FastPathMiss.INSTANCE;
             }
-            map.put(key, read(p, values));
+            map.put(key, read(p, values, names));
         }
         endObject(p);
         return map;
     }
 
     /** A map with other keys, encoded as a JSON array of [key, value] arrays. */
-    private Map<Object, Object> pairMap(JsonParser p, Schema schema, JsonToken t) throws IOException {
+    private Map<Object, Object> pairMap(JsonParser p, Schema schema, JsonToken t, FieldNames names)
+            throws IOException {
         if (t != JsonToken.START_ARRAY) {
             throw FastPathMiss.INSTANCE;
         }
@@ -186,9 +198,9 @@ final class SchemaValueReader {
         Map<Object, Object> map = new HashMap<>();
         while (p.nextToken() == JsonToken.START_ARRAY) {
             p.nextToken();
-            Object key = read(p, keys);
+            Object key = read(p, keys, names);
             p.nextToken();
-            Object value = read(p, values);
+            Object value = read(p, values, names);
             if (p.nextToken() != JsonToken.END_ARRAY) {
                 throw FastPathMiss.INSTANCE;
             }
@@ -200,40 +212,79 @@ final class SchemaValueReader {
         return map;
     }
 
-    private Struct struct(JsonParser p, Schema schema, JsonToken t) throws IOException {
+    /**
+     * A struct, its values read straight into the Struct's own array where {@link StructFill#ownValues} reaches it.
+     * A field whose name comes where {@code names} expects it is matched without decoding the name.
+     */
+    private Struct struct(JsonParser p, Schema schema, JsonToken t, FieldNames names) throws IOException {
         if (t != JsonToken.START_OBJECT) {
             throw FastPathMiss.INSTANCE;
         }
         List<Field> fields = schema.fields();
-        Object[] values = new Object[fields.size()];
-        boolean[] seen = new boolean[values.length];
-        String name;
+        int n = fields.size();
+        SerializableString[] expected = names.namesOf(schema);
+        Struct struct = new Struct(schema);
+        Object[] own = StructFill.ownValues(struct);
+        Object[] values = own != null ? own : new Object[n];
+        long seenBits = 0; // fields read, one bit each; an array for structs of more than 64 fields
+        boolean[] seenMany = n > 64 ? new boolean[n] : null;
+        int seen = 0;
+        boolean nullInRequired = false; // never from read() or absent(); were it there, put() refuses it as before
         int next = 0; // writers put the fields in their schema's order: the next one is the likely one
-        while ((name = p.nextFieldName()) != null) {
+        while (true) {
+            Field field;
+            if (expected != null && next < n) {
+                if (p.nextFieldName(expected[next])) {
+                    field = fields.get(next);
+                } else if (p.currentToken() == JsonToken.FIELD_NAME) {
+                    field = schema.field(p.currentName());
+                } else {
+                    break;
+                }
+            } else {
+                String name = p.nextFieldName();
+                if (name == null) {
+                    break;
+                }
+                field = next < n && fields.get(next).name().equals(name) ? fields.get(next) : schema.field(name);
+            }
             p.nextToken();
-            Field field = next < values.length && fields.get(next).name().equals(name) ? fields.get(next)
-                    : schema.field(name);
             if (field == null) {
                 p.skipChildren(); // JsonConverter never looks at fields its schema does not have
                 continue;
             }
             int i = field.index();
             next = i + 1;
-            if (seen[i]) {
+            if (seenMany == null ? (seenBits & 1L << i) != 0 : seenMany[i]) {
                 throw FastPathMiss.INSTANCE; // JsonConverter's tree keeps the last of repeated keys
             }
-            seen[i] = true;
-            values[i] = read(p, field.schema());
+            if (seenMany == null) {
+                seenBits |= 1L << i;
+            } else {
+                seenMany[i] = true;
+            }
+            seen++;
+            Object v = read(p, field.schema(), names);
+            values[i] = v;
+            nullInRequired |= v == null && !field.schema().isOptional();
         }
         endObject(p);
-        for (int i = 0; i < values.length; i++) {
-            if (!seen[i]) {
-                values[i] = absent(fields.get(i).schema());
+        if (seen < n) {
+            for (int i = 0; i < n; i++) {
+                if (seenMany == null ? (seenBits & 1L << i) == 0 : !seenMany[i]) {
+                    Schema s = fields.get(i).schema();
+                    Object v = absent(s);
+                    values[i] = v;
+                    nullInRequired |= v == null && !s.isOptional();
+                }
             }
         }
         // Every value was read by its field schema (or is its default, or a null the schema allows): what put()
         // would check holds already.
-        return StructFill.of(schema, values);
+        if (own == null) {
+            return StructFill.of(schema, values);
+        }
+        return nullInRequired ? StructFill.of(schema, own.clone()) : struct;
     }
 
     private static void endObject(JsonParser p) {

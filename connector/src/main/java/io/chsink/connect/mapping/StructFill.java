@@ -67,7 +67,17 @@ public final class StructFill {
         return s;
     }
 
-    private static boolean nullInRequired(List<Field> fields, Object[] values) {
+    /**
+     * The Struct's own array of values, for a reader that fills it in place (the contract above holds for what it
+     * puts there, and it must not hand the Struct on with a null in a required field: {@link #nullInRequired});
+     * null where that array cannot be reached (use {@link #of}).
+     */
+    public static Object[] ownValues(Struct s) {
+        return VALUES == null ? null : (Object[]) VALUES.get(s);
+    }
+
+    /** Whether a required field's value is null (a Struct that put() would refuse). */
+    public static boolean nullInRequired(List<Field> fields, Object[] values) {
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null && !fields.get(i).schema().isOptional()) {
                 return true;

@@ -59,4 +59,25 @@ class RowKeyTest {
         assertEquals("(1, 'x')", k.literal());
         assertEquals(List.of("a", "b"), k.columns);
     }
+
+    /** Keys are equal exactly when their texts are, column by column (hash collisions included). */
+    @Test
+    void keysAreEqualExactlyWhenTheirTextsAre() {
+        Schema s = SchemaBuilder.struct().field("a", Schema.INT64_SCHEMA).field("b", Schema.STRING_SCHEMA).build();
+        RowKey k = RowKey.of(new Struct(s).put("a", 1L).put("b", "x"), null);
+        assertEquals(k, RowKey.ofText(List.of("a", "b"), List.of("1", "x")), "a record key and the table's text");
+        assertEquals(k.hashCode(), RowKey.ofText(List.of("a", "b"), List.of("1", "x")).hashCode());
+        org.junit.jupiter.api.Assertions.assertNotEquals(k, RowKey.ofText(List.of("a", "b"), List.of("1", "y")));
+        org.junit.jupiter.api.Assertions.assertNotEquals(k, RowKey.ofText(List.of("a"), List.of("1")));
+        // "Aa" and "BB" have one hash: equal hashes, different keys.
+        RowKey aa = RowKey.ofText(List.of("id"), List.of("Aa"));
+        RowKey bb = RowKey.ofText(List.of("id"), List.of("BB"));
+        assertEquals(aa.hashCode(), bb.hashCode());
+        org.junit.jupiter.api.Assertions.assertNotEquals(aa, bb);
+        assertEquals(aa, RowKey.of(key(Schema.STRING_SCHEMA, "Aa"), null));
+        java.util.List<String> withNull = new java.util.ArrayList<>(java.util.Arrays.asList("1", null));
+        assertEquals(RowKey.ofText(List.of("a", "b"), withNull), RowKey.ofText(List.of("a", "b"),
+                new java.util.ArrayList<>(withNull)), "a NULL read from the table compares as List.equals does");
+        org.junit.jupiter.api.Assertions.assertNotEquals(k, RowKey.ofText(List.of("a", "b"), withNull));
+    }
 }

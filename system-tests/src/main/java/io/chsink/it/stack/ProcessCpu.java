@@ -97,6 +97,35 @@ public final class ProcessCpu {
     }
 
     /**
+     * CPU time of each of the process's live threads so far, by thread id: its name (from
+     * {@code /proc/PID/task/TID/stat}, cut at 15 characters by Linux) and user + system nanoseconds. A pool thread
+     * keeps its id when it is renamed (Connect names a task's thread after the task), so compare samples by id. Empty
+     * when unknown.
+     */
+    public java.util.Map<Long, java.util.Map.Entry<String, Long>> threads() {
+        java.util.Map<Long, java.util.Map.Entry<String, Long>> out = new java.util.HashMap<>();
+        if (stat == null) {
+            return out;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(stat.getParent().resolve("task"))) {
+            for (Path t : tasks) {
+                try {
+                    String text = Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1);
+                    String name = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')'));
+                    Sample x = parse(text);
+                    out.put(Long.parseLong(t.getFileName().toString()),
+                            java.util.Map.entry(name, x.userNanos() + x.sysNanos()));
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended while we looked
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new java.util.HashMap<>();
+        }
+        return out;
+    }
+
+    /**
      * CPU seconds of the threads of JVM {@code pid} whose names contain {@code nameFragment}, from {@code jcmd PID
      * Thread.print} (its {@code cpu=...ms} per thread; /proc names are cut at 15 characters). Counts live threads
      * only; NaN when jcmd is missing or fails.

@@ -632,9 +632,12 @@ final class CdcPath {
         Map<String, Long> events0 = profileDir != null ? serverEvents() : null;
         ProcessCpu workerCpu = ProcessCpu.ofPid(workerPid);
         ProcessCpu serverCpu = ProcessCpu.ofClickHouse(stack.clickhouse().httpPort());
+        ProcessCpu brokerCpu = ProcessCpu.ofPid(stack.kafka().pid());
         long logMark = logSize();
         ProcessCpu.Sample w0 = workerCpu.sample();
         ProcessCpu.Sample s0 = serverCpu.sample();
+        ProcessCpu.Sample b0 = brokerCpu.sample();
+        Map<Long, Map.Entry<String, Long>> threads0 = workerCpu.threads();
         long start = System.nanoTime();
         stack.connect().rest().putConnectorConfig(connector, config);
         RowWatcher watcher = new RowWatcher(http(), q(counter), "sum(`n`)");
@@ -668,10 +671,44 @@ final class CdcPath {
         }
         ProcessCpu.Sample wUsed = workerCpu.sample().minus(w0);
         ProcessCpu.Sample sUsed = serverCpu.sample().minus(s0);
+        ProcessCpu.Sample bUsed = brokerCpu.sample().minus(b0);
+        System.out.printf("    %s worker CPU s by thread: %s%n", what, threadSeconds(threads0, workerCpu.threads()));
         long firstRow = watcher.firstRowNanos() < 0 ? -1 : watcher.firstRowNanos() - start;
-        System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s%n", what,
-                expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(), sUsed.seconds());
+        System.out.printf("    %s: %,d rows in %.2f s = %,.0f rows/s; worker %.2f CPU s, ClickHouse %.2f CPU s, broker %.2f"
+                + " CPU s%n", what, expectedRows, nanos / 1e9, expectedRows / (nanos / 1e9), wUsed.seconds(),
+                sUsed.seconds(), bUsed.seconds());
         return new Measured(connector, logMark, nanos, firstRow, wUsed, sUsed, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    }
+
+    /**
+     * The worker's CPU seconds from {@code before} to {@code after} (samples by thread id) by the threads' names at
+     * the end, grouped as the task threads ({@code task-thread-*}, or {@code pool-*} between tasks: poll, convert,
+     * put), the JIT compilers, the garbage collector's threads, and the rest by name with digits as N. Threads that
+     * ended in between are missing.
+     */
+    static String threadSeconds(Map<Long, Map.Entry<String, Long>> before, Map<Long, Map.Entry<String, Long>> after) {
+        Map<String, Long> groups = new java.util.LinkedHashMap<>();
+        groups.put("tasks", 0L);
+        groups.put("JIT", 0L);
+        groups.put("GC", 0L);
+        after.forEach((tid, t) -> {
+            Map.Entry<String, Long> b = before.get(tid);
+            long used = t.getValue() - (b == null ? 0L : b.getValue());
+            if (used <= 0) {
+                return;
+            }
+            String name = t.getKey();
+            String g = name.startsWith("task-thread") || name.startsWith("pool-") ? "tasks"
+                    : name.contains("Compiler") ? "JIT"
+                    : name.startsWith("GC ") || name.startsWith("G1 ") || name.startsWith("VM Thread") ? "GC"
+                    : name.replaceAll("[0-9]+", "N");
+            groups.merge(g, used, Long::sum);
+        });
+        StringBuilder b = new StringBuilder();
+        groups.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+                .filter(e -> e.getValue() >= 50_000_000L).forEach(e -> b.append(b.length() == 0 ? "" : ", ")
+                        .append(e.getKey()).append(' ').append(String.format("%.2f", e.getValue() / 1e9)));
+        return b.toString();
     }
 
     /** Deletes the measured connector and completes its figures from its tasks' stop lines. */
