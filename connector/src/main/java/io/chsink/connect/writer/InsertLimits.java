@@ -200,6 +200,9 @@ public final class InsertLimits implements ToIntFunction<TableId> {
      */
     private static Engine localEngine(Client client, TableId table) {
         DistributedTable d = ClusterReader.read(client, table);
+        if (d == null) {
+            return null; // dropped or re-created meanwhile: read again at its next load
+        }
         for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
             return new Engine(shard.engine(), shard.engineFull(), shard.columnTypes());
         }
