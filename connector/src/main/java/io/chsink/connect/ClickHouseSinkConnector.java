@@ -6,7 +6,6 @@ import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.cluster.ClusterReader;
 import io.chsink.connect.cluster.DistributedTable;
-import io.chsink.connect.cluster.ShardChecks;
 import io.chsink.connect.config.AssignmentAdvice;
 import io.chsink.connect.config.CdcNullDefaults;
 import io.chsink.connect.config.DefaultAssignment;
@@ -346,14 +345,14 @@ public class ClickHouseSinkConnector extends SinkConnector {
             return message != null;
         }
 
-        /** A Distributed target whose shards cannot take its inserts ({@link ShardChecks}), else null. */
+        /** A Distributed target whose shards cannot take its inserts ({@link ClusterReader#shardProblem}), else null. */
         private String shardProblem(Client client, TableId table) {
             DistributedTable d = ClusterReader.read(client, table);
             if (d == null) {
                 return null;
             }
             try {
-                return ShardChecks.problem(d, ClusterReader.shardTables(client, d), ClusterReader.columns(client, table));
+                return ClusterReader.shardProblem(client, d);
             } catch (RuntimeException e) {
                 return d.describe() + ": could not read the local table on its shards " + d.shards()
                         + " (a shard down or unreachable from the server of clickhouse.url?): " + rootMessage(e);

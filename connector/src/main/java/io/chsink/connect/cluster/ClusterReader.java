@@ -133,6 +133,14 @@ public final class ClusterReader {
         return out;
     }
 
+    /**
+     * Reads every shard's local table and the Distributed table's columns, and checks them ({@link ShardChecks}): null
+     * when every shard can take the Distributed table's inserts, else the problem naming the shard.
+     */
+    public static String shardProblem(Client client, DistributedTable d) {
+        return ShardChecks.problem(d, shardTables(client, d), columns(client, d.table()));
+    }
+
     /** The Distributed table's own columns, name to type, in order. */
     public static Map<String, String> columns(Client client, TableId table) {
         Map<String, String> out = new LinkedHashMap<>();

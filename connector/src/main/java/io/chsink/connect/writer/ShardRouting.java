@@ -48,8 +48,7 @@ public final class ShardRouting implements TargetSettings {
         String problem;
         try {
             d = ClusterReader.read(client, table);
-            problem = d == null ? null
-                    : ShardChecks.problem(d, ClusterReader.shardTables(client, d), ClusterReader.columns(client, table));
+            problem = d == null ? null : ClusterReader.shardProblem(client, d);
         } catch (RuntimeException e) {
             throw new RetriableException("Could not read the shards of " + table + " (a Distributed table's shards "
                     + "must answer through the server of clickhouse.url): " + e.getMessage(), e);
