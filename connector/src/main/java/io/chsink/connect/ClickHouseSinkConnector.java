@@ -316,7 +316,9 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 } else if (distributed.contains(table) && errorIfAny(SinkConfig.CLICKHOUSE_URL, shardProblem(client, table))) {
                     continue; // the shards' own problem first: the checks below read them too
                 } else if (config.exactlyOnce()) {
-                    String problem = DedupCheck.problem(client, table);
+                    // A Distributed target reads its shards again; a plain one (known above) reads no cluster.
+                    String problem = distributed.contains(table) ? DedupCheck.problem(client, table)
+                            : DedupCheck.problem(client, table, null, null);
                     if (problem == null) {
                         // The state table's engine, if it exists already (else the task checks it once created).
                         problem = StateEngineCheck.problem(client, table,

@@ -6,6 +6,7 @@ import io.chsink.connect.cluster.ClusterReader;
 import io.chsink.connect.cluster.DistributedTable;
 import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.TableId;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,14 +51,22 @@ public final class DedupCheck {
     /** Why the table cannot take exactly_once inserts, with the statement that fixes it; null when it can. */
     public static String problem(Client client, TableId table) {
         DistributedTable d = ClusterReader.read(client, table);
+        return problem(client, table, d, d == null ? null : ClusterReader.shardTables(client, d).values());
+    }
+
+    /**
+     * {@link #problem(Client, TableId)} on what the caller read already: {@code d} the table as a Distributed table
+     * and {@code shards} its shards' local tables, or both null when it is not one.
+     */
+    public static String problem(Client client, TableId table, DistributedTable d, Collection<ShardTable> shards) {
         if (d != null) {
-            for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+            for (ShardTable shard : shards) {
                 String problem = problem(d, shard);
                 if (problem != null) {
                     return problem;
                 }
             }
-            return null; // a shard without the local table is reported by DistributedTargets
+            return null; // a shard without the local table is reported by ShardChecks
         }
         Window w = window(client, table);
         if (w == null) {
@@ -77,13 +86,14 @@ public final class DedupCheck {
      * takeover has to find again; null when it is large enough (or the table cannot be read: {@link #problem}
      * reports that).
      *
+     * @param d the table as a Distributed table, or null; {@code shards} its shards' local tables, or null
      * @param blocksInFlight blocks per Kafka partition that may be inserted and not committed at a crash
      * @param partitions Kafka partitions routed to the table (the task's assigned ones)
      */
-    public static String windowWarning(Client client, TableId table, int blocksInFlight, int partitions) {
-        DistributedTable d = ClusterReader.read(client, table);
+    public static String windowWarning(Client client, TableId table, DistributedTable d, Collection<ShardTable> shards,
+            int blocksInFlight, int partitions) {
         if (d != null) {
-            return shardsWindowWarning(client, d, blocksInFlight, partitions);
+            return shardsWindowWarning(d, shards, blocksInFlight, partitions);
         }
         Window w = window(client, table);
         if (w == null || w.setting == null || w.blocks <= 0) {
@@ -103,15 +113,15 @@ public final class DedupCheck {
      * The warning for the shard with the smallest window of a Distributed target's local tables (each shard gets a
      * part of every block under a deterministic sharding key, whole blocks otherwise: at most as many IDs as blocks).
      */
-    private static String shardsWindowWarning(Client client, DistributedTable d, int blocksInFlight, int partitions) {
+    private static String shardsWindowWarning(DistributedTable d, Collection<ShardTable> shards, int blocksInFlight,
+            int partitions) {
         String warning = null;
-        for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+        for (ShardTable shard : shards) {
             String setting = settingFor(shard.engine());
             if (setting == null) {
                 continue;
             }
-            long window = windowOf(shard.engineFull(), setting);
-            window = window < 0 ? shard.defaultSetting(setting) : window;
+            long window = windowOf(shard, setting);
             boolean partitioned = shard.partitionKey() != null && !shard.partitionKey().trim().isEmpty();
             String w = window <= 0 ? null : windowWarning(shard.table(), setting, window, blocksInFlight, partitions,
                     1, partitioned ? shard.partitionKey().trim() : null);
@@ -202,14 +212,17 @@ public final class DedupCheck {
                     + "delivery.guarantee=exactly_once needs a MergeTree-family local table on every shard, or use "
                     + "delivery.guarantee=at_least_once.";
         }
-        long window = windowOf(shard.engineFull(), setting);
-        if (window < 0) {
-            window = shard.defaultSetting(setting);
-        }
+        long window = windowOf(shard, setting);
         return window > 0 ? null : prefix + " (" + shard.engine() + ") keeps no insert deduplication tokens ("
                 + setting + " = 0), so delivery.guarantee=exactly_once could insert a replayed block twice there. Run "
                 + "on that shard: ALTER TABLE " + shard.table().quoted() + " MODIFY SETTING " + setting + " = 1000 "
                 + "(or use delivery.guarantee=at_least_once).";
+    }
+
+    /** The shard's window: its local table's own SETTINGS, else that shard's server default. */
+    private static long windowOf(ShardTable shard, String setting) {
+        long own = windowOf(shard.engineFull(), setting);
+        return own >= 0 ? own : shard.defaultSetting(setting);
     }
 
     /** The window setting that governs deduplication for the engine, or null when the engine has none. */

@@ -3,10 +3,9 @@ package io.chsink.connect.exactlyonce;
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.query.GenericRecord;
 import io.chsink.connect.block.BlockManifest;
-import io.chsink.connect.cluster.ClusterReader;
-import io.chsink.connect.cluster.DistributedTable;
 import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.TableId;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -34,17 +33,19 @@ public final class RebuildCheck {
         this.serverVersion = serverVersion;
     }
 
-    /** Reads the table's partition key and how the server derives block IDs (once per table, at its first load). */
-    public static RebuildCheck forTable(Client client, TableId table) {
+    /**
+     * Reads the table's partition key and how the server derives block IDs (once per table, at its first load).
+     * {@code shards}: a Distributed target's local tables, whose partition key gives the block IDs; null otherwise.
+     */
+    public static RebuildCheck forTable(Client client, TableId table, Collection<ShardTable> shards) {
         List<GenericRecord> t = client.queryAll("SELECT partition_key FROM system.tables WHERE database = {db:String} "
                 + "AND name = {tbl:String}", DedupCheck.params(table));
         List<GenericRecord> s = client.queryAll("SELECT version() AS v, (SELECT any(value) FROM system.server_settings "
                 + "WHERE name = 'insert_deduplication_version') AS d");
         String version = s.get(0).getString("v");
         String partitionKey = t.isEmpty() ? "" : t.get(0).getString("partition_key");
-        DistributedTable d = ClusterReader.read(client, table);
-        if (d != null) { // the shards' local tables give the block IDs
-            for (ShardTable shard : ClusterReader.shardTables(client, d).values()) {
+        if (shards != null) {
+            for (ShardTable shard : shards) {
                 if (shard.partitionKey() != null && !shard.partitionKey().trim().isEmpty()) {
                     partitionKey = shard.partitionKey();
                 }

@@ -1,7 +1,11 @@
 package io.chsink.connect.exactlyonce;
 
 import com.clickhouse.client.api.Client;
+import io.chsink.connect.cluster.ClusterReader;
+import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.schema.TableId;
+import java.util.Collection;
 import java.util.function.ToIntFunction;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -26,14 +30,17 @@ public interface TargetTables {
             String problem;
             RebuildCheck rebuilds;
             try {
-                problem = DedupCheck.problem(client, table);
+                // A Distributed target's shards are read once for the three checks below.
+                DistributedTable d = ClusterReader.read(client, table);
+                Collection<ShardTable> shards = d == null ? null : ClusterReader.shardTables(client, d).values();
+                problem = DedupCheck.problem(client, table, d, shards);
                 if (problem == null) {
                     problem = StateEngineCheck.problem(client, table, stateTable, stateEngine);
                 }
                 if (problem == null) {
                     // per partition: the block awaiting its commit and the one in flight
-                    DedupCheck.windowWarning(client, table, 2, partitionsOf.applyAsInt(table));
-                    rebuilds = RebuildCheck.forTable(client, table);
+                    DedupCheck.windowWarning(client, table, d, shards, 2, partitionsOf.applyAsInt(table));
+                    rebuilds = RebuildCheck.forTable(client, table, shards);
                 } else {
                     rebuilds = null;
                 }
