@@ -3,6 +3,7 @@ package io.chsink.connect.cdc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -178,7 +179,7 @@ final class RowKey {
             return false;
         }
         for (int i = 0; i < n; i++) {
-            if (!java.util.Objects.equals(a.get(i), b.get(i))) {
+            if (!Objects.equals(a.get(i), b.get(i))) {
                 return false;
             }
         }

@@ -3,6 +3,7 @@ package io.chsink.connect.convert;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -40,7 +41,7 @@ final class FieldNames {
                 if (m.containsKey(s)) {
                     return;
                 }
-                java.util.List<Field> fields = s.fields();
+                List<Field> fields = s.fields();
                 SerializableString[] names = new SerializableString[fields.size()];
                 m.put(s, names);
                 for (int i = 0; i < names.length; i++) {

@@ -77,7 +77,7 @@ public final class StructFill {
     }
 
     /** Whether a required field's value is null (a Struct that put() would refuse). */
-    public static boolean nullInRequired(List<Field> fields, Object[] values) {
+    private static boolean nullInRequired(List<Field> fields, Object[] values) {
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null && !fields.get(i).schema().isOptional()) {
                 return true;
