@@ -122,6 +122,8 @@ final class CdcPath {
     private Path profileDir;
     /** Also run the official connector over the JSON CDC topics ({@link #officialToo}). */
     private boolean official;
+    /** Also run the floor over the CDC topics ({@link #floorToo}). */
+    private boolean floor;
 
     /** --cdc-granularity: the index_granularity of both paths' tables, 0 for the server's default. */
     private final int granularity;
@@ -153,6 +155,16 @@ final class CdcPath {
     /** With the official connector's plugin in the worker: JSON runs also read the CDC topics with it. */
     void officialToo(boolean on) {
         this.official = on;
+    }
+
+    /**
+     * --cdc-floor: each run also reads the CDC topics with this connector's CDC example but {@code cdc.mode=none},
+     * into tables of two columns ({@code op}, {@code ts_ms}; the envelope's other fields are ignored, tombstones
+     * skipped): what Kafka's consumer, Connect and the converter cost on these records with next to nothing done
+     * in {@code put()}, the time no sink of these records in Connect can go below ({@code V-<format>-floor}).
+     */
+    void floorToo(boolean on) {
+        this.floor = on;
     }
 
     /**
@@ -226,6 +238,13 @@ final class CdcPath {
                     out.add(p);
                 }
             }
+            if (floor) {
+                SinkBenchReport.Path p = runFloor(server, tag, f, registry, shapes, cdcTopics, counts, produced,
+                        toastPercent, idSuffix, cdc.nanos());
+                if (timed) {
+                    out.add(p);
+                }
+            }
             // Append
             List<String> rowTables = new ArrayList<>();
             for (DebeziumEvents s : shapes) {
@@ -258,6 +277,35 @@ final class CdcPath {
                 registry.close();
             }
         }
+    }
+
+    /** The floor ({@link #floorToo}): timed until its tables hold one row per change event. */
+    private SinkBenchReport.Path runFloor(String server, String tag, Format f, TestRegistry registry,
+            List<DebeziumEvents> shapes, List<String> cdcTopics, ChangeStream.Counts counts, Produced produced,
+            int toastPercent, String idSuffix, long oursNanos) throws IOException {
+        List<String> targets = new ArrayList<>();
+        for (DebeziumEvents s : shapes) {
+            String name = tag + "_floor_" + s.table;
+            http().exec("DROP TABLE IF EXISTS " + q(name) + " SYNC");
+            http().exec("CREATE TABLE " + q(name) + " (`op` String, `ts_ms` Int64) ENGINE = MergeTree ORDER BY tuple()");
+            targets.add(name);
+        }
+        String counter = counter(tag + "_floor_inserted", targets);
+        Map<String, String> config = config("clickhouse-sink-cdc.json", cdcTopics, targets, f, registry, true);
+        config.keySet().removeIf(k -> k.startsWith("cdc."));
+        config.put("cdc.mode", "none");
+        config.put("tombstones.behavior", "skip");
+        Measured m = finish(measure(server + "-floor", config, counter, counts.events, "floor"));
+        System.out.printf("    V, %s, %d%% TOAST: change events/s ours %,.0f, floor %,.0f (ours takes %.2f times the"
+                + " floor's %.2f s)%n", f.id, toastPercent, counts.events / (oursNanos / 1e9),
+                counts.events / (m.nanos() / 1e9), oursNanos / (double) m.nanos(), m.nanos() / 1e9);
+        SinkBenchReport.Path p = path("V-" + f.id + "-floor" + idSuffix, "the same change events, " + f.shortName
+                + ", cdc.mode=none into two columns (op, ts_ms)", counts, m, produced, true, toastPercent);
+        long rows = counterBlocks(counter)[1];
+        p.check = new SinkBenchReport.Check(String.join(",", targets), rows, rows + " rows", counts.events + " rows",
+                rows == counts.events);
+        dropAll(counter, targets);
+        return p;
     }
 
     /**

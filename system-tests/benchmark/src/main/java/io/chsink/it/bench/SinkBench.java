@@ -46,7 +46,7 @@ public final class SinkBench {
             boolean bWithSchema, boolean bSchemaless, boolean bAvro, String bConverters, boolean profile, boolean memory, boolean keepTables,
             boolean warmup, long rebalanceDelayMs, String prefix, Path json, Path workDir, int[] tables, long manyRows,
             Path officialPlugin, int rounds, Map<String, String> oursProps, long cdcRows, int cdcTables, String cdcFormats, int cdcGranularity, int[] cdcToast, boolean exactlyOnce,
-            String args) {
+            boolean cdcFloor, String args) {
 
         static String usage() {
             return "SinkBench [--rows N] [--sample N] [--partitions P] [--tasks T] [--seed S] [--paths ABCDE]"
@@ -56,7 +56,7 @@ public final class SinkBench {
                     + " [--ours-props key=value,...]"
                     + " [--worker-jvm-opts -Xmx1g,-XX:...]"
                     + " [--cdc-rows N] [--cdc-tables K] [--cdc-formats json,avro] [--cdc-granularity N]"
-                    + " [--cdc-toast PCT[,PCT]] (M, V: --paths ...M, ...V; --official-plugin: M, and V's JSON)"
+                    + " [--cdc-toast PCT[,PCT]] [--cdc-floor] (M, V: --paths ...M, ...V; --official-plugin: M, and V's JSON)"
                     + " [--exactly-once] (B: also JSON with schemas under delivery.guarantee=exactly_once, as Bx;"
                     + " S: also S-hash-x, S-rand-x)"
                     + " (S: --paths ...S, 2 shards through a Distributed table; --official-plugin too)";
@@ -90,6 +90,7 @@ public final class SinkBench {
             int cdcGranularity = 0;
             int[] cdcToast = {10};
             boolean exactlyOnce = false;
+            boolean cdcFloor = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--rows" -> {
@@ -129,6 +130,7 @@ public final class SinkBench {
                     case "--cdc-rows" -> cdcRows = Long.parseLong(args[++i].replace("_", "").replace(",", ""));
                     case "--cdc-tables" -> cdcTables = Integer.parseInt(args[++i]);
                     case "--cdc-formats" -> cdcFormats = args[++i];
+                    case "--cdc-floor" -> cdcFloor = true;
                     case "--cdc-granularity" -> cdcGranularity = Integer.parseInt(args[++i].replace("_", "").replace(",", ""));
                     case "--cdc-toast" -> cdcToast = java.util.Arrays.stream(args[++i].split(",")).map(String::trim)
                             .mapToInt(Integer::parseInt).distinct().toArray();
@@ -163,7 +165,7 @@ public final class SinkBench {
                     formats.contains("schema,") || formats.equals("schema") || formats.endsWith(",schema"),
                     formats.contains("schemaless"), formats.contains("avro"), converters, profile, memory, keep, warmup, rebalanceDelayMs, prefix, json, workDir,
                     tables, manyRows, official, Math.max(1, rounds), oursProps, cdcRows, cdcTables, cdcFormats, cdcGranularity,
-                    cdcToast, exactlyOnce,
+                    cdcToast, exactlyOnce, cdcFloor,
                     shown(args));
         }
 
@@ -617,6 +619,7 @@ public final class SinkBench {
         if (o.cdcFormats().contains("json")) {
             v.officialToo(officialListed("V (JSON)"));
         }
+        v.floorToo(o.cdcFloor());
         int[] toast = o.cdcToast();
         for (String f : o.cdcFormats().split(",")) {
             CdcPath.Format format = CdcPath.Format.valueOf(f.trim().toUpperCase(Locale.ROOT));

@@ -383,6 +383,15 @@ final class SinkBenchReport {
                         off.serverCpu.seconds(), cdc.details.get("livePlaceholders"), off.details.get("livePlaceholders"),
                         cdc.details.get("liveRowsDiffering"), off.details.get("liveRowsDiffering"));
             }
+            Path floor = path(twin(id, "floor"));
+            if (floor != null) {
+                double events = ((Number) cdc.details.get("changeEvents")).doubleValue();
+                out.printf("V, %s: change events/s floor (cdc.mode=none into op, ts_ms) %,.0f, ours %,.0f = %.2f of the"
+                        + " floor; worker CPU s %.2f / %.2f%s%n", f, events / floor.seconds, events / cdc.seconds,
+                        floor.seconds / cdc.seconds, floor.clientCpu.seconds(), cdc.clientCpu.seconds(),
+                        off == null ? "" : String.format("; official/floor time = %.2f (the most ours/official can be)",
+                                off.seconds / floor.seconds));
+            }
         }
     }
 
