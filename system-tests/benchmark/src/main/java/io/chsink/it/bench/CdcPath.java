@@ -161,7 +161,7 @@ final class CdcPath {
      * --cdc-floor: each run also reads the CDC topics with this connector's CDC example but {@code cdc.mode=none},
      * into tables of two columns ({@code op}, {@code ts_ms}; the envelope's other fields are ignored, tombstones
      * skipped): what Kafka's consumer, Connect and the converter cost on these records with next to nothing done
-     * in {@code put()}, the time no sink of these records in Connect can go below ({@code V-<format>-floor}).
+     * in {@code put()}: no sink reading these records with this converter finishes before it ({@code V-<format>-floor}).
      */
     void floorToo(boolean on) {
         this.floor = on;
