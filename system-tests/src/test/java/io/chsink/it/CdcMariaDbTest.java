@@ -10,6 +10,7 @@ import io.chsink.it.cdc.BinlogWorkload;
 import io.chsink.it.kafka.ConnectorFailure;
 import io.chsink.it.stack.ConnectRest;
 import io.chsink.it.stack.MariaDbServer;
+import io.chsink.it.stack.Stack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,8 +65,7 @@ class CdcMariaDbTest {
 
     private static synchronized MariaDbServer mariaAs55() {
         if (mariaAs55 == null) {
-            String dir = System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack");
-            mariaAs55 = MariaDbServer.start(Path.of(dir, "mariadb-as-5.5.5"), VERSION_AS_MYSQL_55);
+            mariaAs55 = MariaDbServer.start(Stack.workDir("mariadb-as-5.5.5"), VERSION_AS_MYSQL_55);
         }
         return mariaAs55;
     }

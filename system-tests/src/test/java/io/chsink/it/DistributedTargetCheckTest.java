@@ -9,7 +9,6 @@ import io.chsink.it.stack.ClickHouseServer;
 import io.chsink.it.stack.ConnectRest;
 import io.chsink.it.stack.Stack;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import io.chsink.it.kafka.EventProducer;
 import java.util.ArrayList;
@@ -38,8 +37,7 @@ class DistributedTargetCheckTest {
         Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
                 && System.getenv("CHSINK_CONNECT_URL") == null, "local ClickHouse servers the worker reaches");
         Stack.shared();
-        dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
-                "distributed-target-check");
+        dir = Stack.workDir("distributed-target-check");
         cluster = ClickHouseCluster.start(dir, "two", 2);
     }
 

@@ -10,7 +10,6 @@ import io.chsink.it.stack.RowWatcher;
 import io.chsink.it.stack.Stack;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,9 +57,7 @@ class DistributedTargetTest {
         Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
                 && System.getenv("CHSINK_CONNECT_URL") == null, "kills local ClickHouse servers");
         Stack.shared();
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
-                "distributed-target");
-        cluster = ClickHouseCluster.start(dir, CLUSTER, 2);
+        cluster = ClickHouseCluster.start(Stack.workDir("distributed-target"), CLUSTER, 2);
     }
 
     @AfterAll

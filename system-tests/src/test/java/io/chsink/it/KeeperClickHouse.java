@@ -4,7 +4,6 @@ import io.chsink.it.stack.ClickHouseServer;
 import io.chsink.it.stack.Stack;
 import io.chsink.it.stack.ZooKeeperNode;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -25,8 +24,7 @@ final class KeeperClickHouse implements AutoCloseable {
         Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
                 && System.getenv("CHSINK_CONNECT_URL") == null, whyLocal);
         Stack.shared();
-        Path dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
-                name);
+        Path dir = Stack.workDir(name);
         ZooKeeperNode zookeeper = new ZooKeeperNode().start(dir.resolve("zookeeper"));
         try {
             return new KeeperClickHouse(zookeeper, ClickHouseServer.builder(dir.resolve("clickhouse")).zookeeper(zookeeper)

@@ -13,7 +13,6 @@ import io.chsink.it.stack.Stack;
 import io.chsink.it.stack.ZooKeeperNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -57,8 +56,7 @@ class KeeperMapStateStoreTest {
         Assumptions.assumeTrue(System.getProperty("chsink.connect.url") == null
                 && System.getenv("CHSINK_CONNECT_URL") == null, "kills the local worker; needs local ClickHouses");
         Stack.shared(); // Kafka and the Connect worker (its ClickHouse stays the Keeper-less one)
-        dir = Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
-                "keeper");
+        dir = Stack.workDir("keeper");
         zookeeper = new ZooKeeperNode().start(dir.resolve("zookeeper"));
         a = ClickHouseServer.builder(dir.resolve("clickhouse-a")).zookeeper(zookeeper).start();
         b = ClickHouseServer.builder(dir.resolve("clickhouse-b")).zookeeper(zookeeper).cluster("pair", a).start();

@@ -103,6 +103,12 @@ public final class Stack implements AutoCloseable {
         }
     }
 
+    /** The directory {@code name} under the stacks' work root: {@code chsink.work.dir}, else {@code <tmp>/chsink-stack}. */
+    public static Path workDir(String name) {
+        return Paths.get(System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack"),
+                name);
+    }
+
     /**
      * One stack for every test class of a test JVM, stopped when the JVM exits. A stack that failed to start is not
      * tried again: every later caller gets the same failure at once.
@@ -112,9 +118,8 @@ public final class Stack implements AutoCloseable {
             throw new IllegalStateException("the shared stack did not start: " + sharedFailure.getMessage(), sharedFailure);
         }
         if (shared == null) {
-            String dir = System.getProperty("chsink.work.dir", System.getProperty("java.io.tmpdir") + "/chsink-stack");
             try {
-                shared = start(Paths.get(dir, "shared"));
+                shared = start(workDir("shared"));
             } catch (RuntimeException e) {
                 sharedFailure = e;
                 throw e;
