@@ -6,6 +6,7 @@ import io.chsink.connect.cdc.NullDefaults;
 import io.chsink.connect.cdc.RowSources;
 import io.chsink.connect.cluster.ClusterReader;
 import io.chsink.connect.cluster.DistributedTable;
+import io.chsink.connect.cluster.ShardTable;
 import io.chsink.connect.config.AssignmentAdvice;
 import io.chsink.connect.config.CdcNullDefaults;
 import io.chsink.connect.config.DefaultAssignment;
@@ -20,6 +21,7 @@ import io.chsink.connect.schema.TableId;
 import io.chsink.connect.schema.TableSchemaLoader;
 import io.chsink.connect.writer.ClientFactory;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -313,22 +315,68 @@ public class ClickHouseSinkConnector extends SinkConnector {
                     error(key, "Table " + table.quoted() + " for topic '" + t + "' does not exist (or user '"
                             + config.user() + "' has no grant on it: GRANT INSERT ON " + table.quoted() + " TO "
                             + TableId.quote(config.user()) + ")");
-                } else if (distributed.contains(table) && errorIfAny(SinkConfig.CLICKHOUSE_URL, shardProblem(client, table))) {
-                    continue; // the shards' own problem first: the checks below read them too
-                } else if (config.exactlyOnce()) {
-                    // A Distributed target reads its shards again; a plain one (known above) reads no cluster.
-                    String problem = distributed.contains(table) ? DedupCheck.problem(client, table)
-                            : DedupCheck.problem(client, table, null, null);
-                    if (problem == null) {
-                        // The state table's engine, if it exists already (else the task checks it once created).
-                        problem = StateEngineCheck.problem(client, table,
-                                new TableId(config.database(), config.exactlyOnceStateTable()), null);
+                } else {
+                    // A Distributed target's shards are read once, for their own check and exactly_once's; a plain
+                    // one (known above) reads no cluster.
+                    Shards shards = distributed.contains(table) ? readShards(client, table) : Shards.NONE;
+                    if (errorIfAny(SinkConfig.CLICKHOUSE_URL, shards.problem)) {
+                        continue; // the shards' own problem first: the checks below would meet it again
                     }
-                    if (problem != null) {
-                        error(SinkConfig.DELIVERY_GUARANTEE, problem);
+                    if (config.exactlyOnce()) {
+                        checkExactlyOnce(client, table, shards);
                     }
                 }
                 checkRowSource(client, table);
+            }
+        }
+
+        /** A Distributed target as validate() read it: the table, its shards' local tables, their problem. */
+        private static final class Shards {
+            static final Shards NONE = new Shards(null, null, null);
+
+            final DistributedTable table;
+            final Collection<ShardTable> locals;
+            final String problem;
+
+            Shards(DistributedTable table, Collection<ShardTable> locals, String problem) {
+                this.table = table;
+                this.locals = locals;
+                this.problem = problem;
+            }
+        }
+
+        /**
+         * Reads the Distributed target's shards and checks them ({@link ClusterReader#shardProblem}); a shard that
+         * cannot be read is the problem then.
+         */
+        private Shards readShards(Client client, TableId table) {
+            DistributedTable d = ClusterReader.read(client, table);
+            if (d == null) {
+                return Shards.NONE;
+            }
+            try {
+                Map<Integer, ShardTable> locals = ClusterReader.shardTables(client, d);
+                return new Shards(d, locals.values(), ClusterReader.shardProblem(client, d, locals));
+            } catch (RuntimeException e) {
+                return new Shards(d, null, unreadableShardsProblem(d, e));
+            }
+        }
+
+        private String unreadableShardsProblem(DistributedTable d, RuntimeException e) {
+            return d.describe() + ": could not read the local table on its shards " + d.shards()
+                    + " (a shard down or unreachable from the server of clickhouse.url?): " + rootMessage(e);
+        }
+
+        /** delivery.guarantee=exactly_once's requirements on the table (or, Distributed, on its shards' tables). */
+        private void checkExactlyOnce(Client client, TableId table, Shards shards) {
+            String problem = DedupCheck.problem(client, table, shards.table, shards.locals);
+            if (problem == null) {
+                // The state table's engine, if it exists already (else the task checks it once created).
+                problem = StateEngineCheck.problem(client, table,
+                        new TableId(config.database(), config.exactlyOnceStateTable()), null);
+            }
+            if (problem != null) {
+                error(SinkConfig.DELIVERY_GUARANTEE, problem);
             }
         }
 
@@ -345,20 +393,6 @@ public class ClickHouseSinkConnector extends SinkConnector {
                 error(key, message);
             }
             return message != null;
-        }
-
-        /** A Distributed target whose shards cannot take its inserts ({@link ClusterReader#shardProblem}), else null. */
-        private String shardProblem(Client client, TableId table) {
-            DistributedTable d = ClusterReader.read(client, table);
-            if (d == null) {
-                return null;
-            }
-            try {
-                return ClusterReader.shardProblem(client, d);
-            } catch (RuntimeException e) {
-                return d.describe() + ": could not read the local table on its shards " + d.shards()
-                        + " (a shard down or unreachable from the server of clickhouse.url?): " + rootMessage(e);
-            }
         }
 
         private void error(String key, String message) {

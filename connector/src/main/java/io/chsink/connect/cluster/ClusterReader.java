@@ -138,7 +138,12 @@ public final class ClusterReader {
      * when every shard can take the Distributed table's inserts, else the problem naming the shard.
      */
     public static String shardProblem(Client client, DistributedTable d) {
-        return ShardChecks.problem(d, shardTables(client, d), columns(client, d.table()));
+        return shardProblem(client, d, shardTables(client, d));
+    }
+
+    /** {@link #shardProblem(Client, DistributedTable)} on the shards' local tables the caller read already. */
+    public static String shardProblem(Client client, DistributedTable d, Map<Integer, ShardTable> shards) {
+        return ShardChecks.problem(d, shards, columns(client, d.table()));
     }
 
     /** The Distributed table's own columns, name to type, in order. */
