@@ -37,10 +37,10 @@ class ExactlyOnceFaultTest {
      * fault, the last ones too, meets a stream in flight; each fault aims at inserts and says whether it hit.
      */
     @Test
-    void millionEventsUnderEightFaultsLandExactlyOnce() throws Exception {
+    void millionEventsUnderEveryKindOfFaultLandExactlyOnce() throws Exception {
         assumeLocalStack();
         long total = 1_000_000;
-        int faults = Integer.getInteger("chsink.eo.faults", 8);
+        int faults = Integer.getInteger("chsink.eo.faults", FaultInjector.Kind.values().length); // each kind once
         long seed = Long.getLong("chsink.eo.seed", System.currentTimeMillis() % 100_000);
         // Blocks sealed by time every 3 s hold a few thousand rows of the paced stream: inserts long enough to aim at.
         Run run = new Run("eo_fault", seed, faults, Map.of("flush.max.rows", "100000", "flush.interval.ms", "3000"));

@@ -324,15 +324,13 @@ final class ChangeRows {
         TableLayout layout = layouts.apply(table);
         List<String> beyond = layout == null ? List.of() : layout.keyedBeyond(key.columns);
         CurrentRow current = layout == null ? null : lookup.find(record, table, key, beyond);
-        if (current == null) {
-            return null; // no such row here: nothing to delete (the envelope's after-delete tombstone, mostly)
-        }
-        if (current.deleted && KeyChange.isOldKeyDelete(record)) {
-            // The tombstone of a primary-key change's delete (it has the delete's headers): the delete carries the
-            // values the new key's create takes; writing it again from the key alone would replace them.
+        if (current == null || current.deleted) {
+            // No such row here, or its delete is written already (the tombstone Debezium sends after each delete):
+            // nothing to delete. Writing that delete again would change nothing but the rows ClickHouse merges, and
+            // for a primary-key change's old key it would replace the values the delete carries for the new key.
             return null;
         }
-        RowVersion version = current.deleted ? current.version : current.version.next();
+        RowVersion version = current.version.next();
         if (record.key() instanceof Struct) {
             Struct k = (Struct) record.key();
             Keyed keyed = new Keyed(beyond, current, null);

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *       that the delete lands where the row it deletes is; the other columns take their defaults;
  *   <li>a tombstone (tombstones.behavior=delete, the default in this mode) deletes the row its key names: its delete
  *       row has the current row's version + 1 (the delete that became the tombstone came after that change and
- *       before any later one), or, when the current row is already a delete, that delete again;
+ *       before any later one); when the current row is already a delete (the tombstone Debezium sends after each
+ *       delete), or there is none, it writes no row;
  *   <li>truncates ({@code cdc.truncate.behavior=skip}) write no row.
  * </ul>
  * The current row of a key is the latest one this task appended and has not yet seen inserted ({@link PendingRows}),

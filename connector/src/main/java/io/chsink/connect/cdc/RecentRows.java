@@ -33,7 +33,7 @@ import java.util.Objects;
  *       the new key in full through the new key's, so the create needs no current row (one with a placeholder
  *       finds the new key unknown or deleted: a bad record, as from the table);
  *   <li>a newer version read from the table (another writer): the cached row is dropped ({@link #readFromTable});
- *   <li>a deleted row answers as deleted (a placeholder then is a bad record, a tombstone writes the delete again).
+ *   <li>a deleted row answers as deleted (a placeholder then is a bad record, a tombstone writes no row).
  * </ul>
  * Not seen: changes made to the table's rows outside this sink (TRUNCATE, ALTER ... DELETE, TTL, another writer of
  * the same keys). The cache then answers with the row as this task wrote it, which is the source row as its change

@@ -70,7 +70,7 @@ class RecentRowsTest {
         assertEquals("newer", find(c, ITEMS, 1).get("name"));
         assertEquals(RowVersion.narrow(20), find(c, ITEMS, 1).version);
         assertEquals(100, c.bytes());
-        put(c, ITEMS, 1, 20, "same version again", 100); // an at-least-once duplicate, or a tombstone's delete again
+        put(c, ITEMS, 1, 20, "same version again", 100); // an at-least-once duplicate
         assertEquals("same version again", find(c, ITEMS, 1).get("name"));
     }
 

@@ -70,9 +70,8 @@ import org.apache.kafka.connect.data.Struct;
  * visible. For a ReplacingMergeTree, {@code count()} is no measure of rows landed (merges collapse the versions of
  * a key while the run goes on) and {@code count() FINAL} counts keys, not rows; so every target table (also the
  * append path's, for the same overhead) has a materialized view adding each inserted block's {@code count()} to a
- * counter table, and the clock stops when the counter reaches the rows the records write: every change event and
- * every tombstone writes one row (a tombstone after its delete writes that delete again: docs/cdc.md, Tombstones);
- * the official connector's clock stops at one row per change event.
+ * counter table, and the clock stops when the counter reaches the rows the records write: one per change event (a
+ * tombstone after its delete writes nothing: docs/cdc.md, Tombstones), for both connectors.
  * CPU seconds of the worker and of ClickHouse over that window, from /proc. Blocks inserted, rows inserted, records
  * without a row, the current-row look-ups (the tasks' {@code CurrentRowReads} and {@code CurrentRowReadMs}) and the
  * current rows their caches had ({@code CurrentRowCacheHits}), printed in their stop lines, are read from the worker
@@ -215,7 +214,7 @@ final class CdcPath {
             }
             String cdcCounter = counter(tag + "_cdc_inserted", cdcTables);
             Map<String, String> cdcConfig = config("clickhouse-sink-cdc.json", cdcTopics, cdcTables, f, registry, true);
-            Measured cdc = measure(server + "-cdc", cdcConfig, cdcCounter, counts.records(), "CDC");
+            Measured cdc = measure(server + "-cdc", cdcConfig, cdcCounter, counts.events, "CDC");
             SinkBenchReport.Check cdcCheck = checkCdc(stream, cdcTables);
             long[] cdcLive = liveDiff(stream, cdcTables, deleted);
             System.out.printf("    ours: %,d live rows hold the placeholder, %,d rows differ from the source%n", cdcLive[0],
