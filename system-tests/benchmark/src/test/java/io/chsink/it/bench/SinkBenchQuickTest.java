@@ -40,7 +40,8 @@ class SinkBenchQuickTest {
      * Path V on 20,000 change events of 2 tables in JSON (Avro's reading is the AvroConverter tests'; the test run's
      * time is short): every CDC table read FINAL equals the generator's final state (rows, TOAST-filled bodies, no
      * placeholder written), the CDC tasks wrote one row per change event (none for a tombstone after its delete) and
-     * every append table holds one row per record. One task, as above (an at-least-once replay after a rebalance would add rows to the append tables).
+     * every append table holds one row per record. One task, as above (an at-least-once replay after a rebalance
+     * would add rows to the append tables).
      */
     @Test
     void changeEventsConvergeAndFlatRowsLandOnce() throws Exception {
@@ -56,7 +57,8 @@ class SinkBenchQuickTest {
             assertTrue(tombstones > 0, p.id + ": the stream has tombstones");
             if (p.id.endsWith("-debezium")) {
                 // Each tombstone follows its delete, which is written already: it writes no row.
-                assertEquals(p.rows - tombstones, p.details.get("rowsInsertedByTasks"), p.id + ": one row per change event");
+                assertEquals(p.rows - tombstones, p.details.get("rowsInsertedByTasks"),
+                        p.id + ": one row per change event");
                 assertEquals(tombstones, p.details.get("recordsWithoutRow"), p.id + ": the tombstones wrote no row");
             } else {
                 assertEquals(p.rows, p.details.get("rowsInsertedByTasks"), p.id + ": every record wrote one row");
