@@ -16,12 +16,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * cdc.read.polls on real PostgreSQL and Debezium: a backlog of updates whose every change event carries the TOAST
- * placeholder for a row inserted long before (cdc.row.cache.bytes=0: only a read of the table has it), consumed in
- * polls of 20 records by two sinks side by side, one with {@code cdc.read.polls=1} (a read per poll) and one at the
- * default. The default one must read the table several times less often, hold polls to do so (JMX
- * PollsHeldForReads), and land the same rows as PostgreSQL; then, with a second backlog, the worker is SIGKILLed
- * while that sink holds polls, and after the restart both still equal PostgreSQL (held records were neither written
- * nor committed, so they come again).
+ * placeholder for a row inserted long before (a cache of inserted rows of 64 KiB, about 15 of these rows of 4 KB
+ * bodies: only a read of the table has it), consumed in polls of 20 records by two sinks side by side, one with
+ * {@code cdc.read.polls=1} (a read per poll) and one at the default. The default one must read the table several
+ * times less often, hold polls to do so (JMX PollsHeldForReads), and land the same rows as PostgreSQL; both must say
+ * in a WARN that their full cache makes them read; then, with a second backlog, the worker is SIGKILLed while that
+ * sink holds polls, and after the restart both still equal PostgreSQL (held records were neither written nor
+ * committed, so they come again).
  */
 class CdcReadBatchingTest {
     private static final int ROWS = 1200;
@@ -51,7 +52,7 @@ class CdcReadBatchingTest {
                 o.put("topics", w.topic);
                 o.put("topic.to.table.map", w.topic + ":" + w.table);
                 o.put("tasks.max", "2");
-                o.put("cdc.row.cache.bytes", "0");
+                o.put("cdc.row.cache.bytes", "65536");
                 o.put("consumer.override.max.poll.records", "20");
                 if (s.getKey().equals(perPoll)) {
                     o.put("cdc.read.polls", "1");
@@ -81,6 +82,14 @@ class CdcReadBatchingTest {
             assertTrue(eight[1] > 0, "the default cdc.read.polls held polls (JMX PollsHeldForReads)");
             assertTrue(eight[0] * 3 <= one[0], "one read served several polls: " + eight[0] + " reads against "
                     + one[0] + " at cdc.read.polls=1");
+            // Each task's cache evicted rows while the backlog was read: the WARN that tells to raise the bound.
+            String log = java.nio.file.Files.readString(h.stack.connect().logFile());
+            for (String s : sinks.keySet()) {
+                long warned = log.lines().filter(l -> l.contains("[" + s + "|task-") && l.contains(" WARN ")
+                        && l.contains("cache of inserted rows is full (cdc.row.cache.bytes=65536 holds")).count();
+                System.out.println("CdcReadBatchingTest: " + s + " warned " + warned + " time(s) of its full cache");
+                assertTrue(warned >= 1, s + " logged that its full cache of inserted rows makes it read");
+            }
 
             // Round 2: the worker dies while the batching sink holds polls.
             assertTrue(h.rest().committedOffsetCount(source) > 0 || awaitSourceCommit(source), "the source committed");

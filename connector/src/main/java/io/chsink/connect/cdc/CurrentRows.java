@@ -30,6 +30,7 @@ final class CurrentRows implements CurrentRowLookup {
     private final Function<SinkRecord, String> describe;
     private final LongConsumer readTimes;
     private final Runnable cacheHits;
+    private final FullCacheWarning fullCache;
     /** Creates of primary-key changes that take their TOAST values from the old key's delete. */
     private KeyChanges keyChanges;
     /** This batch: the rows read from tables, and the keys asked for. */
@@ -54,6 +55,7 @@ final class CurrentRows implements CurrentRowLookup {
         this.describe = describe;
         this.readTimes = readTimes;
         this.cacheHits = cacheHits;
+        this.fullCache = new FullCacheWarning(recent, System::currentTimeMillis);
     }
 
     /** How long the create of a primary-key change waits for its old key's delete (cdc.key.change.wait.ms). */
@@ -105,6 +107,7 @@ final class CurrentRows implements CurrentRowLookup {
         long t0 = System.nanoTime();
         Map<RowKey, CurrentRow> rows = reader.read(table, keyColumns, keys, columns);
         readTimes.accept((System.nanoTime() - t0) / 1_000_000);
+        fullCache.read(table, keys.size());
         for (Map.Entry<RowKey, CurrentRow> r : rows.entrySet()) {
             recent.readFromTable(table, r.getKey(), r.getValue().version);
         }

@@ -61,6 +61,8 @@ final class RecentRows {
     private final long maxBytes;
     private final LinkedHashMap<TableKey, Entry> rows = new LinkedHashMap<>(256, 0.75f, true);
     private long bytes;
+    /** Rows taken out to stay within {@link #maxBytes} (least recently used first). */
+    private long evicted;
 
     /** @param maxBytes the bound of {@link #bytes}; 0 keeps nothing */
     RecentRows(long maxBytes) {
@@ -100,6 +102,7 @@ final class RecentRows {
         while (bytes > maxBytes && eldest.hasNext()) {
             bytes -= eldest.next().bytes;
             eldest.remove();
+            evicted++;
         }
     }
 
@@ -169,5 +172,19 @@ final class RecentRows {
 
     long bytes() {
         return bytes;
+    }
+
+    /** The bound of {@link #bytes} (cdc.row.cache.bytes). */
+    long maxBytes() {
+        return maxBytes;
+    }
+
+    /**
+     * How many rows left to stay within the bound since the task started (a row replaced by a newer version of its
+     * key, or dropped as stale, is not counted): more than 0 means the cache is full, and keys it evicted are read
+     * from the table when a change needs them again.
+     */
+    long evicted() {
+        return evicted;
     }
 }

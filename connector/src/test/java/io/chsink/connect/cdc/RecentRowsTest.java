@@ -50,6 +50,7 @@ class RecentRowsTest {
         assertEquals(3, c.size());
         assertEquals(900, c.bytes());
         assertNull(find(c, ITEMS, 2), "evicted");
+        assertEquals(1, c.evicted());
         assertEquals("a", find(c, ITEMS, 1).get("name"));
         assertEquals("c", find(c, OTHER, 3).get("name"), "one bound over all tables");
         // A new version of a key replaces its row, bytes and all.
@@ -60,6 +61,7 @@ class RecentRowsTest {
         c.inserted(ITEMS, k(1), RowVersion.narrow(12), false, row(1, "huge"), 5000, TOPIC, 0);
         assertNull(find(c, ITEMS, 1));
         assertEquals(600, c.bytes());
+        assertEquals(1, c.evicted(), "a replaced row, or one larger than the bound, is no eviction");
     }
 
     @Test
