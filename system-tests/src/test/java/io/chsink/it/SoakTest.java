@@ -253,8 +253,8 @@ class SoakTest {
                 series.append(String.format("%s%.0f ", x.settled() ? "" : "~", x.values().getOrDefault(name, Double.NaN)));
             }
             report.add(series.toString().stripTrailing());
-            // The state rows rise and fall with every prune (a saw), the connections step with the pools' needs: their
-            // bounds, asserted at every sample below, are the check that they do not grow with time.
+            // The state rows rise and fall with every prune (a saw), the connections and MBeans step with what the
+            // tasks do: their bounds, asserted at every sample below, are the check that they do not grow with time.
             if (growth > allowed && !name.equals("state rows") && !BOUNDS.containsKey(name)) {
                 grew.add(name + " grew by " + Math.round(growth) + " (allowed " + Math.round(allowed) + ")");
             }
