@@ -146,6 +146,9 @@ class DistributedTargetCheckTest {
                 cluster.shard(shard).exec(statement);
             }
             h.rest().restartConnector(connector, true, true);
+            // The restart is asynchronous: until the task runs again its status is still the failure above, which
+            // awaitRows would take for a new one (as ExactlyOnceTableCheckTest waits after its restart).
+            h.rest().waitForTasksRunning(connector, 1, Duration.ofSeconds(120));
             h.awaitRows(topic, 200, connector);
             assertEquals("1", cluster.initiator().query("SELECT count() FROM system.columns WHERE database = '"
                     + ShardedTable.DB + "' AND table = '" + topic + "' AND name = 'note'").trim(),
